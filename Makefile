@@ -1,0 +1,52 @@
+# flashlab: `make book` builds the HTML book, `make test` runs every test. Both start from nothing.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CHROMIUM ?= /usr/bin/chromium
+export NUMBA_CACHE_DIR := $(CURDIR)/.cache/numba
+export PYTHONHASHSEED := 0
+
+.PHONY: help env book test test-engine test-notebooks test-browser lab serve bench clean
+
+help:
+	@echo "make book   build the HTML book into _build/html (creates $(VENV) first)"
+	@echo "make test   run engine, notebook, build and browser tests"
+	@echo "make lab    JupyterLab with the chapters opening as notebooks"
+	@echo "make serve  serve the built book on http://127.0.0.1:8000"
+	@echo "make bench  print benchmark figures"
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,lab]"
+	touch $(STAMP)
+
+env: $(STAMP)
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build . --warningiserror --keep-going
+	@echo "Open file://$(CURDIR)/_build/html/index.html"
+
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+test: $(STAMP) $(CHROMIUM)
+	$(BIN)/python -m pytest tests -m "not book" -q
+	$(MAKE) book
+	$(BIN)/python -m pytest tests -m book -q
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab chapters
+
+serve:
+	@test -d _build/html || (echo "Run 'make book' first" && exit 1)
+	$(BIN)/python -m http.server 8000 --bind 127.0.0.1 --directory _build/html
+
+bench: $(STAMP)
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done
+
+clean:
+	rm -rf _build .cache

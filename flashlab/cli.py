@@ -1,0 +1,47 @@
+"""The ``flashlab`` command.
+
+Each subcommand lives beside the layer it reports on, in a module exposing
+``register(subparsers)`` that adds its parser and sets ``func`` (a callable taking the
+parsed arguments and returning the text to print). This module only dispatches and turns
+bad input into a one-line message with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules that provide subcommands, in the order they are listed by ``flashlab --help``.
+SUBCOMMAND_MODULES: tuple[str, ...] = ()
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="flashlab", description="Simulate NAND flash from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        text = args.func(args)
+    except ValueError as exc:
+        print(f"flashlab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
