@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR := $(CURDIR)/.cache/numba
 export PYTHONHASHSEED := 0
 
-.PHONY: help env book test test-engine test-notebooks test-browser lab serve bench clean
+.PHONY: help env book test test-notebooks lab serve bench clean
 
 help:
 	@echo "make book   build the HTML book into _build/html (creates $(VENV) first)"
@@ -36,9 +36,18 @@ $(CHROMIUM):
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest tests -m "not book" -q
 	$(MAKE) book
+	$(MAKE) test-notebooks
 	$(BIN)/python -m pytest tests -m book -q
 
+# nbval re-runs each chapter in a fresh kernel; cells marked NBVAL_CHECK_OUTPUT must match.
+test-notebooks: $(STAMP)
+	rm -rf _build/nbval && mkdir -p _build/nbval
+	for f in chapters/*.md; do $(BIN)/jupytext --quiet --to ipynb --output _build/nbval/$$(basename $${f%.md}).ipynb $$f; done
+	$(BIN)/python -m pytest --nbval-lax -q _build/nbval
+
 lab: $(STAMP)
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp binder/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(BIN)/jupyter lab chapters
 
 serve:

@@ -1,0 +1,41 @@
+"""Sphinx extension for the flashlab book: BokehJS served once, from the book itself.
+
+* Marks the build (``FLASHLAB_BOOK_BUILD=1`` in the environment the notebook kernels inherit)
+  so that explorables render as static HTML that relies on the page-level BokehJS.
+* Copies BokehJS (core and widgets) out of the installed ``bokeh`` package into
+  ``_static/bokeh/`` and adds it to every page: no CDN, works from ``file://``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import bokeh
+
+BOKEH_FILES = ("bokeh", "bokeh-widgets")
+
+
+def _bokeh_js_dir() -> Path:
+    return Path(bokeh.__file__).parent / "server" / "static" / "js"
+
+
+def _copy_bokeh(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    dest = Path(app.outdir) / "_static" / "bokeh"
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in BOKEH_FILES:
+        shutil.copy2(_bokeh_js_dir() / f"{name}.min.js", dest / f"{name}-{bokeh.__version__}.min.js")
+
+
+def setup(app):
+    # Must precede notebook execution: kernels inherit this process's environment.
+    from flashlab.viz.explorable import BOOK_BUILD_ENV
+
+    os.environ[BOOK_BUILD_ENV] = "1"
+    for name in BOKEH_FILES:
+        app.add_js_file(f"bokeh/{name}-{bokeh.__version__}.min.js")
+    app.connect("build-finished", _copy_bokeh)
+    return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,208 @@
+"""One explorable, two engines.
+
+An :class:`Explorable` is a ``compute`` function (engine parameters -> plot data), a figure
+builder (plot data -> bokeh layout plus the models the data updates) and a list of
+:class:`Control` s. The same figure builder serves both modes:
+
+* :meth:`Explorable.static` evaluates ``compute`` over the product of the controls' grids
+  (at book-build time) and embeds every result in the page; bokeh ``CustomJS`` swaps in the
+  data for the chosen grid point as the reader moves a slider. No kernel, no server.
+* :meth:`Explorable.live` returns an ipywidgets dashboard (through ``jupyter_bokeh``) that
+  calls the engine on every change, over the controls' finer ``live_values``.
+
+Plot data is a dict mapping target names to either a column dict (for a bokeh
+``ColumnDataSource``: column name -> 1-D array) or a string (for a ``Div``'s HTML text).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from bokeh.layouts import column
+from bokeh.models import ColumnDataSource, CustomJS, Div, Slider
+
+from .._validate import check_choice
+
+#: Set (to "1") by the book's Sphinx extension while the book is built; explorables then
+#: render as self-contained HTML that uses the BokehJS served from the book's ``_static``.
+BOOK_BUILD_ENV = "FLASHLAB_BOOK_BUILD"
+
+PlotData = Mapping[str, "Mapping[str, np.ndarray] | str"]
+Targets = Mapping[str, "ColumnDataSource | Div"]
+
+
+@dataclass(frozen=True)
+class Control:
+    """One reader-facing parameter.
+
+    ``name`` is the keyword passed to ``compute``; ``label`` is shown to the reader and
+    carries the unit; ``values`` is the grid precomputed for the static book; ``default``
+    must be one of them; ``live_values`` (default: ``values``) are the settings offered in a
+    live kernel, where every change calls the engine; ``fmt`` formats a value for display.
+    """
+
+    name: str
+    label: str
+    values: tuple
+    default: object
+    live_values: tuple = ()
+    fmt: str = "{:g}"
+
+    def __post_init__(self):
+        if len(self.values) < 2:
+            raise ValueError(f"Control {self.name!r}: values must hold at least 2 settings; got {self.values!r}")
+        check_choice(f"Control {self.name!r} default", self.default, self.values)
+        if not self.live_values:
+            object.__setattr__(self, "live_values", tuple(self.values))
+        check_choice(f"Control {self.name!r} default (in live_values)", self.default, self.live_values)
+
+    def describe(self, value) -> str:
+        return self.fmt.format(value)
+
+
+def _column_data(cols: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Columns as compact arrays (float32 for floats) so embedded grids stay small."""
+    out = {}
+    for key, arr in cols.items():
+        a = np.asarray(arr)
+        if a.dtype.kind == "f":
+            a = a.astype(np.float32)
+        elif a.dtype.kind in "iub":
+            a = a.astype(np.int32)
+        out[key] = a
+    return out
+
+
+def apply(targets: Targets, data: PlotData) -> None:
+    """Push one result of ``compute`` into the figure's models (Python side)."""
+    for name, target in targets.items():
+        value = data[name]
+        if isinstance(target, ColumnDataSource):
+            target.data = _column_data(value)
+        else:
+            target.text = str(value)
+
+
+# Selects grid point k from the sliders' indices (row-major over the controls) and pushes its
+# data into the targets; bokeh decodes Python dicts as JS Maps, hence the `get` helper.
+_SELECT_JS = """
+const get = (m, key) => (m instanceof Map ? m.get(key) : m[key]);
+let k = 0;
+for (let i = 0; i < sliders.length; i++) {
+  k = k * sizes[i] + sliders[i].value;
+  sliders[i].title = labels[i] + ": " + shown[i][sliders[i].value];
+}
+const point = grid[k];
+for (const name of names) {
+  const value = get(point, name);
+  const target = get(targets, name);
+  if (typeof value === "string") {
+    target.text = value;
+  } else {
+    target.data = value instanceof Map ? Object.fromEntries(value) : value;
+  }
+}
+"""
+
+
+@dataclass
+class StaticExplorable:
+    """A bokeh layout with its whole parameter grid embedded (what the HTML book shows)."""
+
+    layout: object
+    grid_size: int
+    sliders: list = field(default_factory=list)
+
+    def _ipython_display_(self):
+        from IPython.display import HTML, display
+
+        if os.environ.get(BOOK_BUILD_ENV) == "1":
+            from bokeh.embed import components
+
+            script, div = components(self.layout)
+            display(HTML(f'<div class="flashlab-explorable">{div}{script}</div>'))
+        else:
+            from bokeh.io import output_notebook, show
+            from bokeh.resources import INLINE
+
+            output_notebook(resources=INLINE, hide_banner=True)
+            show(self.layout)
+
+
+class Explorable:
+    """Controls plus a figure over an engine computation (see module docstring)."""
+
+    def __init__(
+        self,
+        compute: Callable[..., PlotData],
+        figure: Callable[[PlotData], tuple[object, Targets]],
+        controls: Sequence[Control],
+    ):
+        names = [c.name for c in controls]
+        if len(set(names)) != len(names):
+            raise ValueError(f"controls must have distinct names; got {names}")
+        self.compute = compute
+        self.figure = figure
+        self.controls = tuple(controls)
+
+    def defaults(self) -> dict:
+        return {c.name: c.default for c in self.controls}
+
+    def static(self) -> StaticExplorable:
+        """Precompute the grid and wire the sliders with CustomJS (no kernel needed)."""
+        grid = []
+        for combo in itertools.product(*(c.values for c in self.controls)):
+            point = self.compute(**dict(zip((c.name for c in self.controls), combo)))
+            grid.append({k: (v if isinstance(v, str) else _column_data(v)) for k, v in point.items()})
+        layout, targets = self.figure(self.compute(**self.defaults()))
+        sliders = []
+        for c in self.controls:
+            idx = c.values.index(c.default)
+            sliders.append(
+                Slider(
+                    start=0, end=len(c.values) - 1, step=1, value=idx, show_value=False,
+                    title=f"{c.label}: {c.describe(c.default)}", sizing_mode="stretch_width",
+                    name=f"control-{c.name}",
+                )
+            )
+        callback = CustomJS(
+            args=dict(
+                sliders=sliders,
+                sizes=[len(c.values) for c in self.controls],
+                labels=[c.label for c in self.controls],
+                shown=[[c.describe(v) for v in c.values] for c in self.controls],
+                grid=grid,
+                targets=dict(targets),
+                names=list(targets),
+            ),
+            code=_SELECT_JS,
+        )
+        for s in sliders:
+            s.js_on_change("value", callback)
+        return StaticExplorable(column(*sliders, layout, sizing_mode="stretch_width"), len(grid), sliders)
+
+    def live(self):
+        """An ipywidgets dashboard calling the engine on every change (needs a kernel)."""
+        import ipywidgets as widgets
+        from jupyter_bokeh import BokehModel
+
+        layout, targets = self.figure(self.compute(**self.defaults()))
+        inputs = {}
+        for c in self.controls:
+            options = [(c.describe(v), v) for v in c.live_values]
+            inputs[c.name] = widgets.SelectionSlider(
+                options=options, value=c.default, description=c.label,
+                style={"description_width": "initial"}, layout=widgets.Layout(width="95%"),
+                continuous_update=True,
+            )
+
+        def update(_change=None):
+            apply(targets, self.compute(**{n: w.value for n, w in inputs.items()}))
+
+        for w in inputs.values():
+            w.observe(update, names="value")
+        return widgets.VBox([*inputs.values(), BokehModel(layout)])

@@ -1,0 +1,101 @@
+"""The explorable plumbing: one figure builder, a static (CustomJS) mode and a live mode."""
+
+import json
+
+import numpy as np
+import pytest
+from bokeh.embed import json_item
+from bokeh.models import ColumnDataSource, CustomJS, Div
+from bokeh.plotting import figure
+
+from flashlab.viz.explorable import Control, Explorable, apply
+
+
+def _compute(gain, offset):
+    x = np.linspace(0.0, 1.0, 5)
+    return {"line": {"x": x, "y": gain * x + offset}, "note": f"gain {gain:g}"}
+
+
+def _figure(data):
+    src = ColumnDataSource(data["line"])
+    note = Div(text=data["note"])
+    p = figure(width=300, height=200, x_axis_label="x (V)", y_axis_label="y (V)")
+    p.line("x", "y", source=src)
+    from bokeh.layouts import column
+
+    return column(note, p), {"line": src, "note": note}
+
+
+def _explorable():
+    return Explorable(
+        _compute,
+        _figure,
+        [
+            Control("gain", "Gain", (1.0, 2.0, 3.0), 2.0, live_values=(1.0, 1.5, 2.0, 2.5, 3.0)),
+            Control("offset", "Offset (V)", (0.0, 0.5), 0.0),
+        ],
+    )
+
+
+def test_static_embeds_every_grid_point_in_row_major_order():
+    st = _explorable().static()
+    assert st.grid_size == 6
+    callbacks = {cb for s in st.sliders for cb in s.js_property_callbacks["change:value"]}
+    assert len(callbacks) == 1
+    (cb,) = callbacks
+    assert isinstance(cb, CustomJS)
+    grid = cb.args["grid"]
+    # Row-major: point k = i_gain * 2 + i_offset, as the JS computes it.
+    np.testing.assert_allclose(grid[5]["line"]["y"], 3.0 * np.linspace(0, 1, 5) + 0.5, rtol=1e-6)
+    np.testing.assert_allclose(grid[2]["line"]["y"], 2.0 * np.linspace(0, 1, 5), rtol=1e-6)
+    assert grid[2]["note"] == "gain 2"
+    # Sliders start at the defaults and say so.
+    assert [s.value for s in st.sliders] == [1, 0]
+    assert st.sliders[0].title == "Gain: 2"
+    # The layout serializes (what the book embeds).
+    json.dumps(json_item(st.layout))
+
+
+def test_apply_updates_sources_and_divs():
+    layout, targets = _figure(_compute(1.0, 0.0))
+    apply(targets, _compute(3.0, 1.0))
+    np.testing.assert_allclose(targets["line"].data["y"], 3.0 * np.linspace(0, 1, 5) + 1.0, rtol=1e-6)
+    assert targets["note"].text == "gain 3"
+
+
+def test_live_dashboard_calls_the_engine_on_change():
+    calls = []
+
+    def compute(gain, offset):
+        calls.append((gain, offset))
+        return _compute(gain, offset)
+
+    ex = Explorable(compute, _figure, _explorable().controls)
+    box = ex.live()
+    gain_slider = box.children[0]
+    bokeh_widget = box.children[-1]
+    gain_slider.value = 2.5  # a live-only value, between grid points
+    assert calls[-1] == (2.5, 0.0)
+    # The same figure (inside the jupyter_bokeh widget) now shows the engine's answer.
+    doc_sources = [m for m in bokeh_widget._model.references() if isinstance(m, ColumnDataSource)]
+    assert any(np.allclose(s.data["y"], 2.5 * np.linspace(0, 1, 5)) for s in doc_sources)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(name="g", label="G", values=(1.0,), default=1.0), "at least 2"),
+        (dict(name="g", label="G", values=(1.0, 2.0), default=3.0), "default"),
+        (dict(name="g", label="G", values=(1.0, 2.0), default=1.0, live_values=(2.0, 3.0)), "live_values"),
+    ],
+)
+def test_control_rejects_bad_settings(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Control(**kwargs)
+
+
+def test_explorable_rejects_duplicate_control_names():
+    c = Control("g", "G", (1.0, 2.0), 1.0)
+    with pytest.raises(ValueError, match="distinct"):
+        Explorable(_compute, _figure, [c, c])
+
