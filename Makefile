@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BUILD_ENV := _build/.doctrees/environment.pickle
 CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR := $(CURDIR)/.cache/numba
 export PYTHONHASHSEED := 0
@@ -26,6 +27,10 @@ $(STAMP): pyproject.toml
 env: $(STAMP)
 
 book: $(STAMP)
+	rm -rf _build/html   # no stale pages; executed notebooks stay cached in _build/.jupyter_cache
+	@# The execution cache keys on chapter text only: drop it when the engine has changed since.
+	@if [ -f $(BUILD_ENV) ] && [ -n "$$(find flashlab book/_ext -name '*.py' -newer $(BUILD_ENV))" ]; then \
+		echo "flashlab changed since the last build: re-executing every chapter"; rm -rf _build/.jupyter_cache _build/.doctrees _build/jupyter_execute; fi
 	$(BIN)/jupyter-book build . --warningiserror --keep-going
 	@echo "Open file://$(CURDIR)/_build/html/index.html"
 

@@ -51,7 +51,8 @@ def test_static_embeds_every_grid_point_in_row_major_order():
     assert grid[2]["note"] == "gain 2"
     # Sliders start at the defaults and say so.
     assert [s.value for s in st.sliders] == [1, 0]
-    assert st.sliders[0].title == "Gain: 2"
+    assert st.sliders[0].title == "Gain"
+    assert st.sliders[0].format.args["shown"] == ["1", "2", "3"]
     # The layout serializes (what the book embeds).
     json.dumps(json_item(st.layout))
 

@@ -4,6 +4,10 @@
   so that explorables render as static HTML that relies on the page-level BokehJS.
 * Copies BokehJS (core and widgets) out of the installed ``bokeh`` package into
   ``_static/bokeh/`` and adds it to every page: no CDN, works from ``file://``.
+* Drops sphinx-thebe's scripts, which Jupyter Book loads even with thebe off (twice, which is a
+  console error, and pointing at a CDN); the book has no thebe cells.
+* Starts pages in light mode (the theme otherwise logs an error when no mode is stored, as
+  happens on ``file://``); the explorables' figures are drawn for a light background.
 """
 
 from __future__ import annotations
@@ -30,6 +34,16 @@ def _copy_bokeh(app, exception):
         shutil.copy2(_bokeh_js_dir() / f"{name}.min.js", dest / f"{name}-{bokeh.__version__}.min.js")
 
 
+def _page_context(app, pagename, templatename, context, doctree):
+    context["default_mode"] = "light"
+
+    def is_thebe(js) -> bool:
+        return "thebe" in f"{getattr(js, 'filename', '')} {getattr(js, 'attributes', {}).get('body', '')}"
+
+    if "script_files" in context:  # drop thebe
+        context["script_files"] = [js for js in context["script_files"] if not is_thebe(js)]
+
+
 def setup(app):
     # Must precede notebook execution: kernels inherit this process's environment.
     from flashlab.viz.explorable import BOOK_BUILD_ENV
@@ -37,5 +51,6 @@ def setup(app):
     os.environ[BOOK_BUILD_ENV] = "1"
     for name in BOKEH_FILES:
         app.add_js_file(f"bokeh/{name}-{bokeh.__version__}.min.js")
+    app.connect("html-page-context", _page_context, priority=900)  # after the theme's own
     app.connect("build-finished", _copy_bokeh)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

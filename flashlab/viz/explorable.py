@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, CustomJS, Div, Slider
+from bokeh.models import ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, Slider
 
 from .._validate import check_choice
 
@@ -94,7 +94,6 @@ const get = (m, key) => (m instanceof Map ? m.get(key) : m[key]);
 let k = 0;
 for (let i = 0; i < sliders.length; i++) {
   k = k * sizes[i] + sliders[i].value;
-  sliders[i].title = labels[i] + ": " + shown[i][sliders[i].value];
 }
 const point = grid[k];
 for (const name of names) {
@@ -162,19 +161,20 @@ class Explorable:
         sliders = []
         for c in self.controls:
             idx = c.values.index(c.default)
+            # The slider moves over grid indices; its readout shows the value at the index.
+            readout = CustomJSTickFormatter(
+                args=dict(shown=[c.describe(v) for v in c.values]), code="return shown[Math.round(tick)];"
+            )
             sliders.append(
                 Slider(
-                    start=0, end=len(c.values) - 1, step=1, value=idx, show_value=False,
-                    title=f"{c.label}: {c.describe(c.default)}", sizing_mode="stretch_width",
-                    name=f"control-{c.name}",
+                    start=0, end=len(c.values) - 1, step=1, value=idx, title=c.label, format=readout,
+                    sizing_mode="stretch_width", name=f"control-{c.name}",
                 )
             )
         callback = CustomJS(
             args=dict(
                 sliders=sliders,
                 sizes=[len(c.values) for c in self.controls],
-                labels=[c.label for c in self.controls],
-                shown=[[c.describe(v) for v in c.values] for c in self.controls],
                 grid=grid,
                 targets=dict(targets),
                 names=list(targets),
