@@ -131,7 +131,9 @@ def test_failed_cell_uses_max_pulses():
     assert not tr.passed and tr.n_pulses == 3 and not tr.verified.any()
 
 
-@pytest.mark.parametrize(("t_ox", "coupling", "vth0"), [(7.5e-9, 0.6, -3.0), (7.0e-9, 0.55, -1.0), (8.0e-9, 0.65, -4.5)])
+@pytest.mark.parametrize(
+    ("t_ox", "coupling", "vth0"), [(7.5e-9, 0.6, -3.0), (7.0e-9, 0.55, -1.0), (8.0e-9, 0.65, -4.5)]
+)
 def test_program_cell_matches_reference(t_ox, coupling, vth0):
     cell = FloatingGateCell(t_ox=t_ox, tunnel_area=CELL.tunnel_area, c_cg=CELL.c_cg, coupling=coupling)
     p = ISPP_SLC_2XNM
@@ -278,7 +280,8 @@ def test_bad_variation(name, bad):
         ("n_cells", lambda: program_page(CELL, ISPP_SLC_2XNM, 0)),
         ("n_cells", lambda: program_page(CELL, ISPP_SLC_2XNM, 10.5)),
         ("variation", lambda: program_page(CELL, ISPP_SLC_2XNM, 10, variation=0.1)),
-        ("sigma_coupling", lambda: program_page(_with(CELL, coupling=0.1), ISPP_SLC_2XNM, 10, CellVariation(sigma_coupling=0.05))),
+        ("sigma_coupling",
+         lambda: program_page(_with(CELL, coupling=0.1), ISPP_SLC_2XNM, 10, CellVariation(sigma_coupling=0.05))),
         ("seed", lambda: program_page(CELL, ISPP_SLC_2XNM, 10, seed=-1)),
         ("vth0", lambda: program_page(CELL, ISPP_SLC_2XNM, 10, vth0=float("nan"))),
         ("hist_range", lambda: program_page(CELL, ISPP_SLC_2XNM, 10, hist_range=(1.0, -1.0))),
@@ -291,3 +294,16 @@ def test_bad_variation(name, bad):
 def test_bad_function_input(name, call):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_import_compiles_nothing():
+    import subprocess
+    import sys
+
+    code = (
+        "import flashlab, flashlab.cell\n"
+        "from flashlab.cell import _kernels as k\n"
+        "print(sum(len(f.signatures) for f in (k.pulse_vth, k.pulse_cells, k.ispp_trace, k.ispp_page)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"

@@ -1,6 +1,6 @@
 """Floating-gate cell physics: charge -> threshold voltage, Fowler-Nordheim program and erase, read.
 
-Model (capacitive floating gate, Pavan et al. 1997, Compagnoni et al. 2017):
+Model (capacitive floating gate: Pavan et al. 1997; Compagnoni et al. 2017):
 
 * ``Q_FG`` (C) is the net charge on the floating gate; it is negative when electrons are stored.
 * Threshold voltage seen from the control gate: ``Vth = vth_neutral - Q_FG / C_CG``, so stored
@@ -23,6 +23,8 @@ For a pulse of constant ``V`` the field obeys ``dE/dt = -k E^2 exp(-B/|E|)`` wit
 ``k = A * tunnel_area / (C_T * t_ox)``, whose exact solution is
 ``|E(t)| = B / ln(exp(B/|E0|) + B k t)``: the kernels use it, so a pulse costs one exp and one log
 and has no step-size error. Programming is self-limiting: the stored charge lowers the field.
+
+Sources (book/references.bib): lenzlinger1969, pavan1997, prall2007, compagnoni2017, spinelli2017.
 """
 
 from __future__ import annotations
@@ -202,13 +204,13 @@ def read(vth, v_ref):
 #: Planar floating-gate NAND cell of the 2X-nm era (about 25 nm half pitch).
 #:
 #: * ``t_ox = 7.5 nm``: planar NAND tunnel oxides stayed near 7-8 nm because thinner oxides lose
-#:   retention (Prall 2007; Compagnoni et al. 2017).
-#: * ``tunnel_area = 25 nm x 25 nm``: the cell's channel at a 2X-nm half pitch (Compagnoni 2017).
-#: * ``coupling = 0.6``: the gate coupling ratio designers target, ~0.6 (Pavan 1997; Prall 2007),
-#:   which shrinking made hard to keep.
-#: * ``c_cg = 1e-17 F``: ~62 electrons per volt (16 mV per electron), the "few electrons per
-#:   100 mV" regime of 2X-nm cells (Prall 2007; Compagnoni et al. 2017); this leaves
-#:   C_T - C_CG - C_tunnel ~ 3.8e-18 F for parasitic/neighbour coupling.
+#:   retention (Prall 2007; Spinelli et al. 2017).
+#: * ``tunnel_area = 25 nm x 25 nm``: our choice, the channel of a cell at 25 nm half pitch.
+#: * ``coupling = 0.6``: the gate coupling ratio floating-gate cells are designed for, ~0.6
+#:   (Pavan et al. 1997; Prall 2007), which shrinking made ever harder to keep.
+#: * ``c_cg = 1e-17 F``: ~62 electrons per volt (16 mV per electron), the few-electrons-per-100-mV
+#:   regime of 2X-nm cells (Prall 2007; Compagnoni et al. 2017); it leaves
+#:   C_T - C_CG - C_tunnel ~ 3.8e-18 F for coupling to neighbours and junctions.
 #: * ``vth_neutral = 0 V``: our choice of origin (the neutral threshold depends on doping).
 #: * Fowler-Nordheim constants for Si/SiO2 from Lenzlinger & Snow 1969.
 FG_CELL_2XNM = FloatingGateCell(

@@ -5,11 +5,13 @@ ISPP (Suh et al. 1995): apply a program pulse, verify (read at ``v_verify``), ra
 each pulse moves its Vth up by about one step (dVth/dVpgm ~ 1: the tunnel current settles where the
 charge added per pulse just tracks the step), so the verified cells end within about one step above
 the verify level whatever their programming speed: a smaller step gives a narrower distribution and
-costs more pulses (Suh 1995; Compagnoni et al. 2017).
+costs more pulses (Suh et al. 1995; Spinelli et al. 2017).
 
 Erase is block-wide: every cell of the block gets every erase pulse (incremental step pulse erase,
 same :class:`IsppParams` with voltages as magnitudes) until the whole block verifies below
 ``v_verify``.
+
+Sources (book/references.bib): suh1995, spinelli2017, cai2017.
 """
 
 from __future__ import annotations
@@ -64,12 +66,14 @@ class IsppParams:
 
 
 #: SLC program of :data:`~flashlab.cell.floating_gate.FG_CELL_2XNM`: 14 V start, 0.3 V step,
-#: verify at 1.5 V, 10 us pulses and 10 us verifies (illustrative values in the range of the
-#: ISPP literature: Suh 1995, Compagnoni et al. 2017); about 10-15 pulses, a few hundred us.
+#: verify at 1.5 V, 10 us pulses and 10 us verifies: our illustrative choice, giving 8 pulses and
+#: 160 us for a typical cell and ~14 pulses (280 us) for a page, the few-hundred-us SLC page
+#: program of the era (ISPP itself: Suh et al. 1995).
 ISPP_SLC_2XNM = IsppParams(v_start=14.0, v_step=0.3, v_verify=1.5, max_pulses=40, t_pulse=10e-6, t_verify=10e-6)
 
 #: Block erase of the same cell: well at 14 V rising by 0.5 V, 0.5 ms pulses, erase verify at
-#: -2 V (a few ms in all, the order quoted for NAND erase; Compagnoni et al. 2017).
+#: -2 V: our choice, giving ~6 pulses and ~3 ms for a programmed block, the usual order of a NAND
+#: block erase.
 ISPE_2XNM = IsppParams(v_start=14.0, v_step=0.5, v_verify=-2.0, max_pulses=20, t_pulse=0.5e-3, t_verify=50e-6)
 
 
@@ -83,11 +87,10 @@ class CellVariation:
     sigma_coupling : sigma of the gate coupling ratio, in [0, 0.05] (default 0.01).
     sigma_vth0 : sigma of the erased threshold before programming (V), in [0, 2] (default 0.5 V).
 
-    Oxide and coupling spread make cells program at different speeds (a few hundred mV of
-    effective Vpgm offset with the defaults, the order of the spread of ISPP transcharacteristics
-    in Compagnoni et al. 2017); ISPP-verify removes it. The erased-state sigma follows Cai et al.
-    2017, whose erased state is about five times wider than a programmed state. The magnitudes are
-    our choice within those orders.
+    Oxide and coupling spread make cells program at different speeds: with the defaults the
+    steady-state Vth at a given pulse voltage spreads by ~0.4 V (sigma), which ISPP-verify removes
+    (the reason for ISPP: Suh et al. 1995). The erased state is much wider than a programmed one
+    (about five times in the TLC data of Cai et al. 2017). The magnitudes are our choice.
     """
 
     sigma_tox_rel: float = 0.02
@@ -255,8 +258,9 @@ def erase_block(
 
     Pulse k raises the well to ``ispe.v_start + k * ispe.v_step`` (V) with the control gates at 0 V;
     after each pulse (at least one: erase, then verify) the block is verified and the erase stops
-    when every cell is at or below ``ispe.v_verify``. Cells differ in oxide and coupling as drawn from ``variation`` and ``seed``
-    (pass the seed given to :func:`program_page` to erase the same cells); ``sigma_vth0`` is unused.
+    when every cell is at or below ``ispe.v_verify``. Cells differ in oxide and coupling as drawn
+    from ``variation`` and ``seed`` (pass the seed given to :func:`program_page` to erase the same
+    cells); ``sigma_vth0`` is unused.
     """
     _check_types(cell, ispe, "ispe")
     vth = check_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
