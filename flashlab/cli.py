@@ -13,7 +13,7 @@ import importlib
 import sys
 
 # Modules that provide subcommands, in the order they are listed by ``flashlab --help``.
-SUBCOMMAND_MODULES: tuple[str, ...] = ()
+SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli",)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -7,7 +7,7 @@ and a default ECC (:class:`flashlab.cell.ecc.EccCode`). Read latency follows
 ``nand_timing.csv``.
 
 * ``TLC_1XNM`` is calibrated: its Vth parameters were fitted by least squares to Cai et al. 2017
-  Appendix Tables 4-5 (``cai2017errors``; 1X-nm planar TLC): fresh means exactly, 3K-P/E means and
+  Appendix Tables 4-5 (``cai2017``; 1X-nm planar TLC): fresh means exactly, 3K-P/E means and
   2K-P/E means and sigmas after 1 day and 1 year within 1.2 normalized units (tests pin 2).
   Timing: SimpleSSD TLC profile via FEMU (``li2018femu``).
 * ``MLC_2YNM``, ``SLC``, ``QLC_3D`` are derived: same erased state and physics as TLC_1XNM,
@@ -100,7 +100,7 @@ TLC_1XNM = Technology(
     timing=NandTiming(t_read_base_us=42.25, t_sense_us=16.18, t_prog_us=(820.5, 2225.0, 5734.0), t_erase_us=3000.0),
     ecc=EccCode(t=40, codeword_bytes=1024),
     rated_pe=1000.0,
-    sources=("cai2017errors", "li2018femu"),
+    sources=("cai2017", "li2018femu"),
 )
 
 MLC_2YNM = Technology(
@@ -110,7 +110,7 @@ MLC_2YNM = Technology(
     timing=NandTiming(t_read_base_us=32.0, t_sense_us=16.0, t_prog_us=(850.0, 2300.0), t_erase_us=3000.0),
     ecc=EccCode(t=24, codeword_bytes=1024),
     rated_pe=3000.0,
-    sources=("cai2017errors", "li2018femu"),
+    sources=("cai2017", "li2018femu"),
 )
 
 SLC = Technology(
@@ -120,7 +120,7 @@ SLC = Technology(
     timing=NandTiming(t_read_base_us=9.0, t_sense_us=16.0, t_prog_us=(200.0,), t_erase_us=1500.0),
     ecc=EccCode(t=1, codeword_bytes=512),
     rated_pe=100000.0,
-    sources=("agrawal2008design", "cai2017errors"),
+    sources=("agrawal2008design", "cai2017"),
 )
 
 QLC_3D = Technology(
@@ -134,7 +134,7 @@ QLC_3D = Technology(
     timing=NandTiming(t_read_base_us=25.44, t_sense_us=25.67, t_prog_us=(250.0, 668.0, 1780.0, 4742.0), t_erase_us=6340.0),
     ecc=EccCode(t=120, codeword_bytes=2048),
     rated_pe=1000.0,
-    sources=("kim2022paca", "luo2018improving", "grupp2012bleak", "cai2017errors"),
+    sources=("chen2022paca", "luo2018improving", "grupp2012bleak", "cai2017"),
 )
 
 _EMLC_VTH, _EMLC_TIMING = gentle_programming(MLC_2YNM.vth, MLC_2YNM.timing, 0.5)
@@ -144,7 +144,7 @@ EMLC_2YNM = Technology(
     timing=_EMLC_TIMING,
     ecc=MLC_2YNM.ecc,
     rated_pe=30000.0,
-    sources=("flashdba2014wear", "cai2017errors", "li2018femu"),
+    sources=("flashdba2014wear", "cai2017", "li2018femu"),
 )
 
 PRESETS: dict[str, Technology] = {

@@ -1,7 +1,7 @@
 """Threshold-voltage (Vth) distributions of a cell population under wear, retention, read disturb
 and program interference.
 
-Units follow Cai et al. 2017 (``cai2017errors``): a normalized voltage scale where 0 is ground
+Units follow Cai et al. 2017 (``cai2017``): a normalized voltage scale where 0 is ground
 and 512 the nominal maximum read reference. Every state is Gaussian; its mean and standard
 deviation move with the stress applied (``c`` P/E cycles, retention time ``t`` days, ``r`` reads):
 

@@ -136,7 +136,7 @@ def endurance_pe_cycles(
 def soft_read_latency_us(timing: NandTiming, soft_levels: int) -> np.ndarray:
     """Read latency per page type (us) when LDPC soft decoding senses every reference of the page
     at ``soft_levels`` voltages (1 = a hard read): ``t_read_base_us + senses * soft_levels *
-    t_sense_us``. Cai et al. 2017 sec. 6.2 (``cai2017errors``): soft reads multiply the sensing,
+    t_sense_us``. Cai et al. 2017 sec. 6.2 (``cai2017``): soft reads multiply the sensing,
     up to ~480 us for a 5-level soft decode."""
     if not isinstance(timing, NandTiming):
         raise ValueError(f"timing must be a NandTiming; got {timing!r} ({type(timing).__name__})")

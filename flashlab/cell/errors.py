@@ -6,7 +6,7 @@ RBER of page ``p`` = mean over equally likely states of
 ``sum_k P(read k | s) * [gray[s, p] != gray[k, p]]``, with Gaussian ``P(read k | s)`` computed
 from the upper or lower tail, whichever is smaller, so tiny error rates keep full precision.
 
-Read-retry (Cai et al. 2017 sec. 6, ``cai2017errors``): the controller re-reads with shifted
+Read-retry (Cai et al. 2017 sec. 6, ``cai2017``): the controller re-reads with shifted
 references. For two Gaussians the error-minimising reference between adjacent states is where
 their densities cross; :func:`optimal_read_refs` finds it in closed form.
 """

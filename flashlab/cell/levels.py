@@ -10,12 +10,12 @@ erased state reads all ones (NAND convention): adjacent states differ in exactly
 cell misread into a neighbouring state costs one bit error. Page ``p`` (0 = LSB) holds Gray bit
 ``bits - 1 - p`` and changes at ``2**p`` references, giving the sensing split
 
-* SLC 1, MLC 1-2 (LSB: Vb; MSB: Va, Vc, as in Cai et al. 2017, ``cai2017errors``),
+* SLC 1, MLC 1-2 (LSB: Vb; MSB: Va, Vc, as in Cai et al. 2017, ``cai2017``),
 * TLC 1-2-4 (lower/middle/upper, the split Cai et al. 2017 describe),
 * QLC 1-2-4-8.
 
 For QLC we chose 1-2-4-8 over balanced codes such as 4-4-3-4: the only QLC per-page read times
-we have (Intel 96-layer QLC as used by PACA, ``kim2022paca``: 47.9/76.2/134.6/228.1 us) grow
+we have (Intel 96-layer QLC as used by PACA, ``chen2022paca``: 47.9/76.2/134.6/228.1 us) grow
 linearly with 1, 2, 4, 8 senses (least-squares residuals <= 7 us), whereas a 4-4-3-4 code would
 give nearly equal times. 1-2-4-8 also extends the TLC code of Cai et al. 2017 without change.
 
