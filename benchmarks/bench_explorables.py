@@ -1,0 +1,48 @@
+"""How fast the explorables respond: the live update (one engine call plus the figure update)
+and the static grid precomputed at book-build time. Prints figures; asserts nothing.
+
+Target (DESIGN.md / issues): a live update under 100 ms at the size the chapter's live
+dashboard uses.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flashlab.viz.cell import program_a_page, pulse_a_cell
+from flashlab.viz.explorable import apply
+
+TARGET_MS = 100.0
+
+#: (name, factory) of each chapter's live dashboards, at the size the chapter uses live.
+LIVE = [
+    ("ch1 pulse a cell", pulse_a_cell),
+    ("ch1 program a page (100k cells)", lambda: program_a_page(n_cells=100_000)),
+]
+
+
+def _live_update_ms(ex, repeats: int = 5) -> float:
+    """Median time (ms) of compute + apply over settings cycling through the live values."""
+    _, targets = ex.figure(ex.compute(**ex.defaults()))  # compiles kernels, warms caches
+    times = []
+    for i in range(repeats):
+        params = {c.name: c.live_values[(i * 3 + 1) % len(c.live_values)] for c in ex.controls}
+        t0 = time.perf_counter()
+        apply(targets, ex.compute(**params))
+        times.append((time.perf_counter() - t0) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def main() -> None:
+    print(f"{'explorable':36s} {'live update (ms)':>17s} {'of target':>10s} {'static grid':>14s}")
+    for name, factory in LIVE:
+        ex = factory()
+        ms = _live_update_ms(ex)
+        t0 = time.perf_counter()
+        st = ex.static()
+        grid_s = time.perf_counter() - t0
+        print(f"{name:36s} {ms:17.1f} {ms / TARGET_MS:9.2f}x {grid_s:8.1f} s/{st.grid_size:3d} pts")
+
+
+if __name__ == "__main__":
+    main()
