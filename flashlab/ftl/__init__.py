@@ -1,0 +1,35 @@
+"""Flash translation layer: page mapping, garbage collection, wear levelling, and WA models.
+
+Public API:
+
+* :class:`FtlConfig`, :class:`Ftl` (write/read/trim/snapshot), :class:`Snapshot`, :class:`ReadOnlyError`
+* :func:`simulate` -> :class:`FtlResult` (steady-state WA and its causes, time series, erase counts)
+* :class:`Stepper` (a tiny device stepped write by write, for animations)
+* :func:`wa_fifo`, :func:`wa_greedy`, :func:`wa_agarwal` (analytic models), :func:`min_op`
+"""
+
+from flashlab.ftl.core import (
+    BLOCK_CLOSED,
+    BLOCK_FREE,
+    BLOCK_OPEN,
+    BLOCK_RETIRED,
+    PAGE_FREE,
+    PAGE_STALE,
+    PAGE_VALID,
+    POLICIES,
+    SEPARATIONS,
+    Ftl,
+    FtlConfig,
+    ReadOnlyError,
+    Snapshot,
+    min_op,
+)
+from flashlab.ftl.models import wa_agarwal, wa_fifo, wa_greedy
+from flashlab.ftl.simulate import FtlResult, simulate
+from flashlab.ftl.stepper import Stepper
+
+__all__ = [
+    "BLOCK_CLOSED", "BLOCK_FREE", "BLOCK_OPEN", "BLOCK_RETIRED", "PAGE_FREE", "PAGE_STALE",
+    "PAGE_VALID", "POLICIES", "SEPARATIONS", "Ftl", "FtlConfig", "FtlResult", "ReadOnlyError",
+    "Snapshot", "Stepper", "min_op", "simulate", "wa_agarwal", "wa_fifo", "wa_greedy",
+]

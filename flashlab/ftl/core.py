@@ -1,0 +1,301 @@
+"""The page-mapped FTL: configuration, the device object and its snapshots.
+
+Out-of-place updates with a logical-to-physical map (``l2p``) and its inverse; garbage
+collection starts when free blocks drop below ``gc_low`` and runs until ``gc_high`` are free.
+Victim policies: greedy (emptiest block, kept in buckets by valid count, amortised constant
+time), FIFO (oldest closed block), cost-benefit (Rosenblum & Ousterhout 1992), random and
+d-choices (Van Houdt 2013). Wear levelling: dynamic (allocate the least-worn free block) and
+static (Chang, Hsieh & Kuo 2007: move cold data once the erase-count spread passes a threshold).
+Read-disturb refresh relocates a block after a number of reads. Blocks retire at an endurance
+limit; when too few remain to hold every LBA plus the GC reserve the device turns read-only
+(writes refused, every LBA still readable), never losing data.
+
+The state lives in NumPy arrays worked on by the numba kernels of :mod:`flashlab.ftl._kernels`:
+int32 ``l2p`` (4 bytes per user page) and int32 ``p2l`` + ``stamp`` (8 bytes per physical
+page) plus about 48 bytes per block, i.e. under 12.5 bytes per physical page at 256 pages per
+block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from flashlab._validate import check_choice, check_int, check_real, check_seed
+from flashlab.device.geometry import Geometry
+from flashlab.ftl import _kernels as K
+from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
+
+POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
+SEPARATIONS = ("none", "gc", "temperature")
+_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3}
+_READ_ONLY_REASONS = {
+    K.RO_NONE: "",
+    K.RO_WORN_OUT: "too few good blocks left (retired at the endurance limit) to hold every LBA "
+    "plus the garbage-collection reserve",
+    K.RO_NO_SPACE: "no free block left for garbage collection",
+}
+
+# Page and block states reported by snapshots.
+PAGE_FREE, PAGE_VALID, PAGE_STALE = 0, 1, 2
+BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_RETIRED = K.B_FREE, K.B_OPEN, K.B_CLOSED, K.B_RETIRED
+
+
+class ReadOnlyError(RuntimeError):
+    """A write was refused because the device has become read-only (data is still readable)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FtlConfig:
+    """How the FTL cleans, separates and levels.
+
+    Parameters
+    ----------
+    policy : one of POLICIES
+        Garbage-collection victim choice: ``greedy`` (fewest valid pages), ``fifo`` (oldest
+        closed block), ``cost_benefit`` (max (1-u) age / (1+u), Rosenblum & Ousterhout 1992),
+        ``random``, ``d_choices`` (emptiest of ``d`` random blocks, Van Houdt 2013).
+    d : int in [1, 4096]
+        Sample size of ``d_choices``.
+    separation : one of SEPARATIONS
+        Write frontiers: ``none`` (GC copies share the host frontier), ``gc`` (host writes and
+        GC copies go to separate blocks), ``temperature`` (as ``gc``, and host writes split
+        into hot and cold frontiers by the time since the LBA's previous write).
+    hot_window : float in (0, 1000], drive writes
+        With ``temperature``: a rewrite is hot if the LBA's previous write was less than
+        ``hot_window * user_pages`` host writes ago.
+    gc_low, gc_high : int
+        Free-block watermarks: GC starts when fewer than ``gc_low`` blocks are free and stops
+        at ``gc_high``. ``gc_low >= 1`` (``>= 2`` with a separate GC frontier), ``gc_high >= gc_low``.
+    dynamic_wl : bool
+        Allocate the least-worn free block (else free blocks are reused in FIFO order).
+    static_wl_threshold : int >= 0, erases
+        Static wear levelling: when max - min erase count exceeds this, relocate the data of
+        the least-worn closed block (0: off).
+    read_refresh_limit : int >= 0, reads
+        Relocate a block after this many page reads since its erase (read disturb; 0: off).
+    endurance : int >= 0, program/erase cycles
+        A block retires when its erase count reaches this (0: unlimited).
+    """
+
+    policy: str = "greedy"
+    d: int = 10
+    separation: str = "gc"
+    hot_window: float = 0.5
+    gc_low: int = 2
+    gc_high: int = 3
+    dynamic_wl: bool = False
+    static_wl_threshold: int = 0
+    read_refresh_limit: int = 0
+    endurance: int = 0
+
+    def __post_init__(self):
+        check_choice("policy", self.policy, POLICIES)
+        check_int("d", self.d, 1, 4096)
+        check_choice("separation", self.separation, SEPARATIONS)
+        check_real("hot_window", self.hot_window, 0.0, 1000.0, lo_open=True)
+        check_int("gc_low", self.gc_low, 1 if self.separation == "none" else 2, 2**31 - 1)
+        check_int("gc_high", self.gc_high, self.gc_low, 2**31 - 1)
+        check_choice("dynamic_wl", self.dynamic_wl, (False, True))
+        check_int("static_wl_threshold", self.static_wl_threshold, 0, 2**31 - 1)
+        check_int("read_refresh_limit", self.read_refresh_limit, 0, 2**31 - 1)
+        check_int("endurance", self.endurance, 0, 2**31 - 1)
+
+    @property
+    def open_frontiers(self) -> int:
+        """Blocks open for writing at a time (one per write stream)."""
+        return _OPEN_FRONTIERS[self.separation]
+
+
+def min_op(geometry: Geometry, config: FtlConfig) -> float:
+    """Smallest over-provisioning the FTL accepts for this block count and configuration.
+
+    Garbage collection must always find a block with a stale page while fewer than ``gc_high``
+    blocks are free, which holds when ``user_pages < (blocks - gc_high - open_frontiers + 1) x
+    pages_per_block``.
+    """
+    max_user = _max_user_pages(geometry, config)
+    if max_user < 1:
+        return float("inf")
+    return geometry.physical_pages / max_user - 1.0
+
+
+def _max_user_pages(geometry: Geometry, config: FtlConfig) -> int:
+    return (geometry.blocks - config.gc_high - config.open_frontiers + 1) * geometry.pages_per_block - 1
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state of every page and block at one moment (copies, safe to keep).
+
+    Page arrays have one entry per physical page, ordered block by block.
+    """
+
+    page_state: np.ndarray  # int8: PAGE_FREE, PAGE_VALID, PAGE_STALE
+    page_lba: np.ndarray  # int32: LBA held (stale pages: the LBA they used to hold), -1 if free
+    page_stamp: np.ndarray  # int32: host write number (mod 2**32) of the data, meaningless if free
+    block_state: np.ndarray  # int8: BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_RETIRED
+    block_valid: np.ndarray  # int32: valid pages per block
+    block_erases: np.ndarray  # int32: erase count per block
+    frontiers: np.ndarray  # int32[3]: open block of the host (hot), host cold and GC streams, -1 if none
+    last_victim: int  # block most recently relocated (GC, wear levelling or refresh), -1 if none
+    counters: dict  # host_writes, gc_copies, ... as in Ftl.counters
+    read_only: bool
+
+
+class Ftl:
+    """A page-mapped FTL on a device of the given geometry.
+
+    ``write``, ``read`` and ``trim`` take LBAs (logical page numbers in ``[0, user_pages)``).
+    Each host write is stamped with its sequence number (``counters['host_writes']`` before the
+    write, mod 2**32); ``read`` returns the stamps, so a reader can check it sees its last write.
+    """
+
+    def __init__(self, geometry: Geometry, config: FtlConfig = FtlConfig(), seed: int = 0):
+        if not isinstance(geometry, Geometry):
+            raise ValueError(f"geometry must be a Geometry; got {geometry!r}")
+        if not isinstance(config, FtlConfig):
+            raise ValueError(f"config must be an FtlConfig; got {config!r}")
+        check_seed("seed", seed)
+        if geometry.user_pages > _max_user_pages(geometry, config):
+            raise ValueError(
+                f"op must be >= {min_op(geometry, config):.4g} for {geometry.blocks} blocks of {geometry.pages_per_block} "
+                f"pages with gc_high={config.gc_high} and {config.open_frontiers} open frontier(s); "
+                f"got op={geometry.op!r}"
+            )
+        self.geometry, self.config, self.seed = geometry, config, seed
+        nb, ppb, user = geometry.blocks, geometry.pages_per_block, geometry.user_pages
+        pages = np.full((2, geometry.physical_pages), K.FREE_PAGE, dtype=np.int32)
+        pages[K.STAMP] = 0
+        l2p = np.full(user, -1, dtype=np.int32)
+        blk = np.zeros((K.N_BLK, nb), dtype=np.int32)
+        blk[K.PREV] = blk[K.NEXT] = -1
+        blk[K.HEAP] = np.arange(nb, dtype=np.int32)  # keys 0..nb-1 ascending: already a heap
+        blk64 = np.zeros((2, nb), dtype=np.int64)
+        blk64[K.KEY] = np.arange(nb)
+        lists = np.full((2, ppb + 1), -1, dtype=np.int32)
+        ctr = np.zeros(K.NCTR, dtype=np.int64)
+        ctr[K.FREE_BLOCKS] = ctr[K.POOL_SEQ] = ctr[K.EC_MIN_COUNT] = ctr[K.GOOD] = nb
+        ctr[K.FRONT:K.FRONT + K.N_STREAMS] = -1
+        ctr[K.LAST_VICTIM] = -1
+        prm = np.zeros(K.NPRM, dtype=np.int64)
+        prm[K.P_PPB], prm[K.P_NBLOCKS], prm[K.P_USER] = ppb, nb, user
+        prm[K.P_POLICY] = POLICIES.index(config.policy)
+        prm[K.P_D] = config.d
+        prm[K.P_LOW], prm[K.P_HIGH] = config.gc_low, config.gc_high
+        prm[K.P_SEP] = SEPARATIONS.index(config.separation)
+        prm[K.P_HOT_WINDOW] = max(1, round(config.hot_window * user))
+        prm[K.P_DYN_WL] = int(config.dynamic_wl)
+        prm[K.P_STATIC_WL] = config.static_wl_threshold
+        prm[K.P_REFRESH] = config.read_refresh_limit
+        prm[K.P_ENDURANCE] = config.endurance
+        prm[K.P_N_OPEN] = config.open_frontiers
+        rng = np.random.SeedSequence([seed, 2]).generate_state(1, np.uint64)
+        self._s = (pages, l2p, blk, blk64, lists, ctr, prm, rng)
+
+    # ------------------------------------------------------------ host interface
+    def _lbas(self, lbas) -> np.ndarray:
+        arr = np.atleast_1d(np.asarray(lbas))
+        if arr.ndim != 1 or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
+            raise ValueError(f"lbas must be a 1-D array of integers; got {lbas!r}")
+        if arr.size and (arr.min() < 0 or arr.max() >= self.geometry.user_pages):
+            raise ValueError(
+                f"lbas must be in [0, {self.geometry.user_pages - 1}]; got min {arr.min()}, max {arr.max()}"
+            )
+        return arr.astype(np.int32)
+
+    def run(self, ops, lbas, *, series=None, sample_every=0, write_limit=2**62, out=None) -> int:
+        """Apply host operations (``OP_WRITE``/``OP_READ``/``OP_TRIM`` codes) in order.
+
+        Returns how many were applied: fewer than given once ``write_limit`` host writes are
+        reached or a write is refused because the device became read-only. ``series`` and
+        ``sample_every`` record the counters every ``sample_every`` host writes (see
+        :func:`flashlab.ftl._kernels.run_ops`); ``out`` receives read stamps.
+        """
+        ops = np.asarray(ops, dtype=np.int8)
+        lbas = self._lbas(lbas)
+        if ops.shape != lbas.shape:
+            raise ValueError(f"ops and lbas must have the same length; got {ops.shape} and {lbas.shape}")
+        if ops.size and (ops.min() < OP_WRITE or ops.max() > OP_TRIM):
+            raise ValueError(f"ops must hold codes in [{OP_WRITE}, {OP_TRIM}]; got {np.unique(ops)}")
+        if series is None:
+            series = np.zeros((0, K.NSERIES), dtype=np.int64)
+        if out is None:
+            out = np.zeros(0, dtype=np.int32)
+        return K.run_ops(self._s, ops, lbas, out, series, sample_every, write_limit)
+
+    def write(self, lbas) -> None:
+        """Write each LBA (one page each) in order; raise ReadOnlyError if a write is refused."""
+        lbas = self._lbas(lbas)
+        done = self.run(np.full(lbas.size, OP_WRITE, dtype=np.int8), lbas)
+        if done < lbas.size:
+            raise ReadOnlyError(
+                f"write of LBA {lbas[done]} refused after {self.counters['host_writes']} host writes: "
+                f"the device is read-only ({self.read_only_reason}); all written data remains readable"
+            )
+
+    def read(self, lbas) -> np.ndarray:
+        """Stamps (int32 host write numbers) of the data each LBA maps to; -1 if unmapped."""
+        lbas = self._lbas(lbas)
+        out = np.full(lbas.size, -1, dtype=np.int32)
+        self.run(np.full(lbas.size, OP_READ, dtype=np.int8), lbas, out=out)
+        return out
+
+    def trim(self, lbas) -> None:
+        """Unmap LBAs (their pages become stale); allowed on a read-only device."""
+        lbas = self._lbas(lbas)
+        self.run(np.full(lbas.size, OP_TRIM, dtype=np.int8), lbas)
+
+    # ------------------------------------------------------------ state
+    @property
+    def counters(self) -> dict:
+        """Totals so far: host_writes, host_reads, trims (pages); gc_copies, wl_copies,
+        refresh_copies (page programs); erases, free_blocks, erase_min, erase_max (erase
+        count of the least and most worn good block), retired (blocks), gc_victims (blocks)."""
+        return dict(zip(SERIES_NAMES, (int(v) for v in self._s[5][:K.NSERIES])))
+
+    @property
+    def read_only(self) -> bool:
+        return bool(self._s[5][K.READ_ONLY])
+
+    @property
+    def read_only_reason(self) -> str:
+        """Why writes are refused ('' while the device accepts writes)."""
+        return _READ_ONLY_REASONS[int(self._s[5][K.READ_ONLY])]
+
+    @property
+    def erase_counts(self) -> np.ndarray:
+        """Erase count of every block (a copy)."""
+        return self._s[2][K.ERASES].copy()
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes of FTL state (maps, per-block arrays, counters)."""
+        return sum(a.nbytes for a in self._s)
+
+    def snapshot(self) -> Snapshot:
+        pages, _, blk, _, _, ctr, _, _ = self._s
+        ppb = self.geometry.pages_per_block
+        p2l = pages[K.P2L]
+        written = (np.arange(ppb)[None, :] < blk[K.WP][:, None]).ravel()
+        state = np.where(p2l >= 0, PAGE_VALID, np.where(written, PAGE_STALE, PAGE_FREE)).astype(np.int8)
+        lba = np.where(p2l >= 0, p2l, np.where(written, -2 - p2l, -1)).astype(np.int32)
+        return Snapshot(
+            page_state=state,
+            page_lba=lba,
+            page_stamp=pages[K.STAMP].copy(),
+            block_state=blk[K.STATE].astype(np.int8),
+            block_valid=blk[K.VALID].copy(),
+            block_erases=blk[K.ERASES].copy(),
+            frontiers=ctr[K.FRONT:K.FRONT + K.N_STREAMS].astype(np.int32),
+            last_victim=int(ctr[K.LAST_VICTIM]),
+            counters=self.counters,
+            read_only=self.read_only,
+        )
+
+
+SERIES_NAMES = (
+    "host_writes", "host_reads", "trims", "gc_copies", "wl_copies", "refresh_copies", "erases",
+    "free_blocks", "erase_min", "erase_max", "retired", "gc_victims",
+)
