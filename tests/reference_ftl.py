@@ -5,7 +5,8 @@ structures: dicts and lists, victims found by ``min``/``max`` over all blocks, t
 list sorted on demand. Deterministic policies only (greedy, fifo, cost_benefit); ties broken as
 the kernels do: greedy takes the block that entered its valid-count bucket first, FIFO the block
 closed first, cost-benefit the lowest block id, the pool the block freed first (or with dynamic
-wear levelling the least worn, then freed first).
+wear levelling the least worn, then freed first, and for the GC frontier the most worn, then
+freed last).
 """
 
 from __future__ import annotations
@@ -58,13 +59,11 @@ class ReferenceFtl:
     def gc_stream(self):
         return 0 if self.sep == "none" else 2
 
-    def pop_pool(self):
-        self.pool.sort()
-        _, _, b = self.pool.pop(0)
-        return b
-
     def open(self, s):
-        b = self.pop_pool()
+        # least worn / first freed; with dynamic wear levelling the GC frontier takes the most worn
+        entry = max(self.pool) if self.dynamic_wl and s == 2 else min(self.pool)
+        self.pool.remove(entry)
+        b = entry[2]
         self.state[b] = OPEN
         self.front[s] = b
 

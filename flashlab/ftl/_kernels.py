@@ -141,17 +141,21 @@ def _pool_push(s, b):
 
 
 @_kernel
-def _pool_pop(s):
-    """Take the free block with the smallest key (FIFO order, or least worn first)."""
+def _pool_take(s, i):
+    """Remove and return the free block at heap position i."""
     blk, blk64, ctr = s[2], s[3], s[5]
     heap = blk[HEAP]
-    top = heap[0]
+    taken = heap[i]
     n = ctr[FREE_BLOCKS] - 1
     ctr[FREE_BLOCKS] = n
+    if i == n:
+        return taken
     last = heap[n]
     key = blk64[KEY, last]
-    i = 0
-    while True:
+    while i > 0 and blk64[KEY, heap[(i - 1) >> 1]] > key:  # sift up
+        heap[i] = heap[(i - 1) >> 1]
+        i = (i - 1) >> 1
+    while True:  # sift down
         c = 2 * i + 1
         if c >= n:
             break
@@ -161,9 +165,23 @@ def _pool_pop(s):
             break
         heap[i] = heap[c]
         i = c
-    if n > 0:
-        heap[i] = last
-    return top
+    heap[i] = last
+    return taken
+
+
+@_kernel
+def _pool_take_for(s, stream):
+    """Free block for a frontier: the smallest key (FIFO order, or least worn first); with dynamic
+    wear levelling the GC frontier, which receives data that survived (cold), takes the most worn."""
+    prm = s[6]
+    if not (prm[P_DYN_WL] and stream == 2):
+        return _pool_take(s, 0)
+    blk64, heap = s[3], s[2][HEAP]
+    best = 0
+    for i in range(1, s[5][FREE_BLOCKS]):
+        if blk64[KEY, heap[i]] > blk64[KEY, heap[best]]:
+            best = i
+    return _pool_take(s, best)
 
 
 # ---------------------------------------------------------------- frontiers and programs
@@ -178,7 +196,7 @@ def _room(s, stream):
 
 @_kernel
 def _open(s, stream):
-    b = _pool_pop(s)
+    b = _pool_take_for(s, stream)
     s[2][STATE, b] = B_OPEN
     s[5][FRONT + stream] = b
 
