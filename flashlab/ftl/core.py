@@ -4,8 +4,9 @@ Out-of-place updates with a logical-to-physical map (``l2p``) and its inverse; g
 collection starts when free blocks drop below ``gc_low`` and runs until ``gc_high`` are free.
 Victim policies: greedy (emptiest block, kept in buckets by valid count, amortised constant
 time), FIFO (oldest closed block), cost-benefit (Rosenblum & Ousterhout 1992), random and
-d-choices (Van Houdt 2013). Wear levelling: dynamic (allocate the least-worn free block) and
-static (Chang, Hsieh & Kuo 2007: move cold data once the erase-count spread passes a threshold).
+d-choices (Van Houdt 2013). Wear levelling: dynamic (young blocks for host writes, worn ones for
+GC copies) and static (Chang, Hsieh & Kuo 2007: move cold data once the erase-count spread passes
+a threshold; it relies on dynamic levelling to put that cold data on worn blocks).
 Read-disturb refresh relocates a block after a number of reads. Blocks retire at an endurance
 limit; when too few remain to hold every LBA plus the GC reserve the device turns read-only
 (writes refused, every LBA still readable), never losing data.
@@ -69,7 +70,10 @@ class FtlConfig:
         Free-block watermarks: GC starts when fewer than ``gc_low`` blocks are free and stops
         at ``gc_high``. ``gc_low >= 1`` (``>= 2`` with a separate GC frontier), ``gc_high >= gc_low``.
     dynamic_wl : bool
-        Allocate the least-worn free block (else free blocks are reused in FIFO order).
+        Dynamic wear levelling: host frontiers take the least-worn free block and the GC
+        frontier, which receives data that survived (colder), the most-worn one, so worn blocks
+        rest under cold data (the dual-pool idea of Chang & Du 2009). Otherwise free blocks are
+        reused in FIFO order.
     static_wl_threshold : int >= 0, erases
         Static wear levelling: when max - min erase count exceeds this, relocate the data of
         the least-worn closed block (0: off).
