@@ -27,7 +27,7 @@ from flashlab.ftl import (
 
 class FtlMachine(RuleBasedStateMachine):
     @initialize(
-        blocks=st.integers(6, 14),
+        blocks=st.integers(8, 16),
         ppb=st.integers(2, 8),
         extra_op=st.floats(0.0, 1.0),
         policy=st.sampled_from(POLICIES),

@@ -184,7 +184,7 @@ class Ftl:
         ctr[K.FRONT:K.FRONT + K.N_STREAMS] = -1
         ctr[K.LAST_VICTIM] = -1
         prm = np.zeros(K.NPRM, dtype=np.int64)
-        prm[K.P_PPB], prm[K.P_NBLOCKS], prm[K.P_USER] = ppb, nb, user
+        prm[K.P_PPB], prm[K.P_USER] = ppb, user
         prm[K.P_POLICY] = POLICIES.index(config.policy)
         prm[K.P_D] = config.d
         prm[K.P_LOW], prm[K.P_HIGH] = config.gc_low, config.gc_high
