@@ -48,6 +48,7 @@ NSERIES = 12
 READ_ONLY, EC_MIN_COUNT, FRONT, POOL_SEQ, GOOD, LAST_VICTIM = 12, 13, 14, 17, 18, 19
 NCTR = 20
 N_STREAMS = 3  # frontiers FRONT+0 host (hot), FRONT+1 host cold, FRONT+2 GC
+GC_STREAM = 2
 
 # read-only reasons
 RO_NONE, RO_WORN_OUT, RO_NO_SPACE = 0, 1, 2
@@ -174,7 +175,7 @@ def _pool_take_for(s, stream):
     """Free block for a frontier: the smallest key (FIFO order, or least worn first); with dynamic
     wear levelling the GC frontier, which receives data that survived (cold), takes the most worn."""
     prm = s[6]
-    if not (prm[P_DYN_WL] and stream == 2):
+    if not (prm[P_DYN_WL] and stream == GC_STREAM):
         return _pool_take(s, 0)
     blk64, heap = s[3], s[2][HEAP]
     best = 0
@@ -287,7 +288,7 @@ def _erase(s, b):
 
 @_inline_kernel
 def _gc_stream(s):
-    return 0 if s[6][P_SEP] == SEP_NONE else 2
+    return 0 if s[6][P_SEP] == SEP_NONE else GC_STREAM
 
 
 @_inline_kernel
