@@ -14,3 +14,29 @@ from flashlab.cell.ispp import (
     program_cell,
     program_page,
 )
+
+# Multi-level states, Vth distributions under wear, RBER, read-retry and ECC.
+from flashlab.cell.distributions import VthDistributions, VthModel, vth_distributions
+from flashlab.cell.ecc import (
+    UBER_CLIENT,
+    UBER_ENTERPRISE,
+    EccCode,
+    codeword_failure_probability,
+    correctable_rber,
+    endurance_pe_cycles,
+    gentle_programming,
+    program_endurance_trade,
+    soft_read_latency_us,
+    uber,
+    worst_page_rber,
+)
+from flashlab.cell.errors import (
+    RberResult,
+    ReadRetryResult,
+    default_read_refs,
+    optimal_read_refs,
+    rber_analytic,
+    rber_monte_carlo,
+    read_retry,
+)
+from flashlab.cell.levels import CellLevels, NandTiming, ProgramTimes, cell_levels, program_times, read_latency_us
