@@ -108,6 +108,17 @@ for (const name of names) {
 """
 
 
+def load_bokehjs() -> None:
+    """Load BokehJS into a live notebook page from the installed bokeh package (no CDN).
+
+    Both ``bokeh.io.show`` and jupyter_bokeh's ``BokehModel`` need it on the page first.
+    """
+    from bokeh.io import output_notebook
+    from bokeh.resources import INLINE
+
+    output_notebook(resources=INLINE, hide_banner=True)
+
+
 @dataclass
 class StaticExplorable:
     """A bokeh layout with its whole parameter grid embedded (what the HTML book shows)."""
@@ -125,10 +136,9 @@ class StaticExplorable:
             script, div = components(self.layout)
             display(HTML(f'<div class="flashlab-explorable">{div}{script}</div>'))
         else:
-            from bokeh.io import output_notebook, show
-            from bokeh.resources import INLINE
+            from bokeh.io import show
 
-            output_notebook(resources=INLINE, hide_banner=True)
+            load_bokehjs()
             show(self.layout)
 
 
@@ -190,6 +200,7 @@ class Explorable:
         import ipywidgets as widgets
         from jupyter_bokeh import BokehModel
 
+        load_bokehjs()
         layout, targets = self.figure(self.compute(**self.defaults()))
         inputs = {}
         for c in self.controls:

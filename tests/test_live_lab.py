@@ -1,0 +1,130 @@
+"""The live dashboards in a real JupyterLab (loopback only), driven by Debian's chromium.
+
+Each chapter is converted to a notebook with jupytext, run top to bottom in JupyterLab, and every
+ipywidgets slider of its live dashboards is moved with the keyboard: the bokeh figure (through
+jupyter_bokeh) must show new data each time, computed by the engine in the kernel.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from test_book_browser import CHROMIUM, CHROMIUM_ARGS, DATA_FINGERPRINT_JS
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+TOKEN = "flashlab-test"
+LIVE_CHAPTERS = sorted(p for p in (ROOT / "chapters").glob("*.md") if ".live()" in p.read_text())
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on 127.0.0.1 serving the chapters as .ipynb notebooks."""
+    root = tmp_path_factory.mktemp("lab")
+    for chapter in LIVE_CHAPTERS:
+        subprocess.run([str(BIN / "jupytext"), "--quiet", "--to", "ipynb", "--output",
+                        str(root / f"{chapter.stem}.ipynb"), str(chapter)], check=True)
+    # Render every cell (JupyterLab 4 otherwise renders only those near the viewport).
+    settings = root / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    (settings / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    port = _free_port()
+    log = open(root / "lab.log", "w")
+    proc = subprocess.Popen(
+        [str(BIN / "jupyter"), "lab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
+         "--LabApp.extension_manager=readonly", f"--LabApp.user_settings_dir={root / 'settings'}",
+         f"--LabApp.workspaces_dir={root / 'workspaces'}"],
+        stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy(),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"JupyterLab did not start: {(root / 'lab.log').read_text()[-2000:]}")
+                time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: `make test` installs Debian's chromium")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _run_all(page) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    # Wait until no cell is queued or running ("[*]") and at least one widget slider exists.
+    page.wait_for_function(
+        """() => document.querySelectorAll('.widget-slider').length > 0 &&
+                 ![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))""",
+        timeout=180_000, polling=500,
+    )
+
+
+@pytest.mark.parametrize("chapter", [c.stem for c in LIVE_CHAPTERS])
+def test_live_dashboards_recompute_on_every_slider(chapter, lab, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(f"{lab}/lab/tree/{chapter}.ipynb?token={TOKEN}")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    # The kernel starts, possibly after a "Select Kernel" dialog (accept the notebook's python3).
+    for _ in range(120):
+        if page.locator(".jp-Dialog").count():
+            page.locator(".jp-Dialog button.jp-mod-accept").click()
+        elif "Idle" in page.locator(".jp-StatusBar-Widget").all_inner_texts().__str__():
+            break
+        page.wait_for_timeout(500)
+    try:
+        _run_all(page)
+    except Exception:
+        page.screenshot(path=str(ROOT / "_build" / f"live-{chapter}.png"), full_page=True)
+        raise
+    text = page.locator(".jp-OutputArea").all_inner_texts()
+    assert not any("Traceback" in t for t in text), f"{chapter}: a cell raised in JupyterLab"
+    assert page.locator("text=Click to show javascript error").count() == 0, f"{chapter}: a widget failed to render"
+    handles = page.locator(".widget-slider .noUi-handle")
+    assert handles.count() > 0
+    unchanged = []
+    for i in range(handles.count()):
+        before = page.evaluate(DATA_FINGERPRINT_JS)
+        handle = handles.nth(i)
+        handle.scroll_into_view_if_needed()
+        now, top = float(handle.get_attribute("aria-valuenow")), float(handle.get_attribute("aria-valuemax"))
+        handle.focus()
+        page.keyboard.press("ArrowLeft" if now >= top else "ArrowRight")
+        try:
+            page.wait_for_function(f"() => ({DATA_FINGERPRINT_JS})() !== {before!r}", timeout=20_000, polling=200)
+        except Exception:
+            unchanged.append(i)
+    page.close()
+    assert not unchanged, f"{chapter}: sliders {unchanged} moved but the figure's data did not change"
