@@ -32,7 +32,8 @@ def _build(tmp_path: Path, code: str, extra: str = "") -> subprocess.CompletedPr
     book = tmp_path / "book"
     (book / "book").mkdir(parents=True)
     shutil.copy(ROOT / "_config.yml", book / "_config.yml")
-    shutil.copytree(ROOT / "book" / "_ext", book / "book" / "_ext")
+    for folder in ("_ext", "_static"):
+        shutil.copytree(ROOT / "book" / folder, book / "book" / folder)
     (book / "book" / "references.bib").write_text("@misc{x, title={X}, author={Y}, year={2000}}\n")
     (book / "book" / "intro.md").write_text("# Intro\n")
     (book / "chapter.md").write_text(CHAPTER.format(code=code, extra=extra))
