@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import CHROMIUM, CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_HTML = ROOT / "_build" / "html"
 
@@ -13,3 +15,16 @@ def book_html() -> Path:
     if not (BOOK_HTML / "index.html").exists():
         pytest.fail(f"no built book at {BOOK_HTML}: run `make book` first (make test does)")
     return BOOK_HTML
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless chromium, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: `make test` installs Debian's chromium")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -6,54 +6,19 @@ Every static explorable: moving each slider with the keyboard changes the plotte
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from browser_support import DATA_FINGERPRINT_JS
+
 pytestmark = pytest.mark.book
-
-CHROMIUM = os.environ.get("FLASHLAB_CHROMIUM", "/usr/bin/chromium")
-# As the machine's own browser probe runs it: no sandbox as root, no background networking.
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-
-# Fingerprint of every ColumnDataSource in every Bokeh document on the page.
-DATA_FINGERPRINT_JS = """
-() => {
-  const out = [];
-  for (const doc of (window.Bokeh ? Bokeh.documents : [])) {
-    for (const m of doc.all_models) {
-      if (m.properties == null || !("data" in m.properties)) continue;
-      const cols = m.data instanceof Map ? Object.fromEntries(m.data) : m.data;
-      for (const [k, v] of Object.entries(cols).sort()) {
-        out.push(m.id + ":" + k + ":" + Array.from(v).join(","));
-      }
-    }
-  }
-  return out.join("|");
-}
-"""
 
 
 def _pages(book_html: Path) -> list[Path]:
     pages = sorted(p for p in book_html.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts)
     assert pages, "the built book has no pages"
     return pages
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: `make test` installs Debian's chromium")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _open(browser, book_html: Path, page_path: Path):

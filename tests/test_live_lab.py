@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from test_book_browser import CHROMIUM, CHROMIUM_ARGS, DATA_FINGERPRINT_JS
+from browser_support import DATA_FINGERPRINT_JS
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -67,18 +67,6 @@ def lab(tmp_path_factory):
         proc.terminate()
         proc.wait(timeout=30)
         log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: `make test` installs Debian's chromium")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _run_all(page) -> None:
