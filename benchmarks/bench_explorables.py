@@ -11,6 +11,7 @@ import time
 
 from flashlab.viz.cell import program_a_page, pulse_a_cell
 from flashlab.viz.explorable import apply
+from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
 
 TARGET_MS = 100.0
 
@@ -18,6 +19,11 @@ TARGET_MS = 100.0
 LIVE = [
     ("ch1 pulse a cell", pulse_a_cell),
     ("ch1 program a page (100k cells)", lambda: program_a_page(n_cells=100_000)),
+    ("ftl step a device (5 x 10 pages)", step_a_device),
+    ("gc fill without GC (256 x 32)", fill_without_gc),
+    ("gc WA vs op (1024 x 32)", lambda: wa_vs_op(blocks=1024)),
+    ("gc hot/cold skew (512 x 32)", lambda: hot_cold_skew(blocks=512)),
+    ("gc wear levelling (256 x 32)", wear_levelling),
 ]
 
 
