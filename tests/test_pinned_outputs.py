@@ -48,6 +48,7 @@ def test_chapter_outputs_match_pins(chapter, book_html):
     assert executed.exists(), f"{executed} missing: the book build did not execute {chapter}"
     got = checked_outputs(executed)
     assert got, f"{chapter} has no '{MARK}' cell: pin at least one key numeric output"
+    assert all(got), f"{chapter}: a '{MARK}' cell printed nothing (or the build did not execute it)"
     pin = PINNED / f"{chapter}.json"
     if os.environ.get("FLASHLAB_UPDATE_PINS") == "1":
         pin.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
