@@ -1,0 +1,619 @@
+"""Event-driven SSD timing: per-plane operation queues, channels, GC in time, host I/O loops.
+
+The FTL of :mod:`flashlab.ftl` decides which pages are programmed, copied and erased; this
+module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et al. FAST 2018):
+
+* **Units.** Every plane is a unit that performs one array operation at a time: read (tR of the
+  page's type), program (tPROG of its type) or erase (tBERS). Multi-plane restrictions (same
+  operation, same page offset) are ignored: planes act as independent units that share their
+  die's channel. Unit ``u`` sits on channel ``u % channels``.
+* **Channels.** A page crosses its channel in ``page_size / channel_mb_s`` microseconds, one
+  transfer at a time per channel: data in before a program, data out after a read. The unit is
+  held during its transfer (the data sits in its page register).
+* **Superblocks.** The FTL block ``b`` is block ``b`` of every unit; its pages stripe over the
+  units (channel first), so a frontier writes all units in turn and an erase erases one block on
+  every unit. GC copies a page by reading it on its unit and programming it on the GC frontier's
+  unit (through the controller, no copyback).
+* **Scheduling.** Each unit has three queues: host reads, host writes, GC. ``fifo`` serves host
+  reads and writes in arrival order; ``read_priority`` serves reads first. With ``suspend`` a
+  host read arriving while the unit programs or erases suspends it; the operation resumes after
+  the queued reads with ``resume_overhead_us`` added (Wu & He, FAST 2012).
+* **GC.** ``background``: a GC job (one victim at a time) starts when fewer than
+  ``gc_background`` blocks are free; its operations only use a unit when no host operation is
+  queued there (idle time). Below ``gc_critical`` free blocks GC turns *foreground*: its
+  operations go before host writes and host writes either ``wait`` until a block is freed or are
+  ``throttle``d to the space GC reclaims (each copy earns ``(ppb - valid) / valid`` page
+  writes). ``foreground`` mode runs GC only below ``gc_critical``; ``off`` never collects.
+* **Fast-page steering** (Grupp et al. 2009 measured fast and slow MLC pages): host writes take the
+  fastest page type and GC copies the slowest, as long as every type on the unit stays within
+  one block's worth (``pages_per_block / bits``) of the least-used type; otherwise the page type
+  follows the position in the block.
+* **Host.** A closed loop keeps ``qd`` requests outstanding (issued the moment one completes,
+  like fio with ``iodepth``), or an open loop issues requests at Poisson arrival times of mean
+  rate ``rate_iops`` (seeded) with at most ``qd`` in the device (the rest wait in the host
+  queue; latency counts from arrival). Requests are reads or writes of whole pages.
+
+Times are microseconds, sizes bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from flashlab._validate import check_choice, check_int, check_real, check_seed
+from flashlab.device import _kernels as K
+from flashlab.device.geometry import Geometry
+from flashlab.device.timing import PRESETS, NandTiming, timing_preset
+from flashlab.ftl import _kernels as FK
+from flashlab.ftl.core import Ftl, FtlConfig, min_op
+from flashlab.workload import OP_READ, OP_WRITE, Workload
+
+SCHEDULERS = ("fifo", "read_priority")
+GC_MODES = ("background", "foreground", "off")
+FOREGROUND = ("throttle", "wait")
+GC_POLICIES = ("greedy", "fifo", "cost_benefit")
+PERCENTILES = (50.0, 99.0, 99.9, 99.99)
+SERIES_NAMES = ("time_us", "requests", "host_page_writes", "host_programs", "host_page_reads",
+                "gc_copies", "erases", "free_blocks", "fg_time_us", "queued")
+
+
+def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int = 4,
+                 dies_per_channel: int = 2, planes_per_die: int = 2, pages_per_block: int = 64,
+                 page_size: int = 4096) -> Geometry:
+    """Geometry holding at least ``capacity_bytes`` of user data at over-provisioning ``op``
+    (blocks per plane rounded up). Defaults: 4 channels x 2 dies x 2 planes, 64 pages of 4 KiB
+    per block, so one 4 KiB host write is one page program."""
+    check_int("capacity_bytes", capacity_bytes, 1, 2**50)
+    check_real("op", op, 0.0, 100.0, lo_open=True)
+    check_int("page_size", page_size, 512, 2**30)
+    units = (check_int("channels", channels, 1, 4096) * check_int("dies_per_channel", dies_per_channel, 1, 4096)
+             * check_int("planes_per_die", planes_per_die, 1, 64))
+    check_int("pages_per_block", pages_per_block, 2, 65535)
+    user = math.ceil(capacity_bytes / page_size)
+    bpp = max(1, math.ceil(user * (1.0 + op) / (units * pages_per_block)))
+    return Geometry(channels=channels, dies_per_channel=dies_per_channel, planes_per_die=planes_per_die,
+                    blocks_per_plane=bpp, pages_per_block=pages_per_block, page_size=page_size, op=op)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SsdConfig:
+    """An SSD: geometry, NAND timing and controller policies.
+
+    Parameters
+    ----------
+    geometry : Geometry
+        Channels x dies x planes (each plane a unit) x blocks x pages of ``page_size`` bytes.
+        The FTL block is a superblock of one block per unit, so ``pages_per_block x units`` must
+        be at most 65535. Default: :func:`ssd_geometry` (1 GiB user, op 0.07).
+    timing : NandTiming or a preset name (``slc``, ``mlc``, ``mlc_mqsim``, ``tlc``, ``qlc``)
+    scheduler : ``read_priority`` or ``fifo``
+    suspend : bool
+        Program/erase suspension for host reads (Wu & He 2012).
+    resume_overhead_us : float in [0, 1e5]
+        Added to a suspended operation when it resumes.
+    gc : ``background``, ``foreground`` or ``off``
+    foreground : ``throttle`` or ``wait``
+        What host writes do while GC is in the foreground.
+    gc_critical : int >= 2, free superblocks
+        Below this GC is foreground.
+    gc_background : int >= gc_critical, free superblocks
+        Below this background GC runs (``background`` mode).
+    policy : ``greedy``, ``fifo`` or ``cost_benefit`` (GC victim choice, as in the FTL)
+    steering : bool
+        Fast-page steering.
+    """
+
+    geometry: Geometry = field(default_factory=ssd_geometry)
+    timing: NandTiming | str = "mlc"
+    scheduler: str = "read_priority"
+    suspend: bool = False
+    resume_overhead_us: float = 20.0
+    gc: str = "background"
+    foreground: str = "throttle"
+    gc_critical: int = 2
+    gc_background: int = 4
+    policy: str = "greedy"
+    steering: bool = False
+
+    def __post_init__(self):
+        if not isinstance(self.geometry, Geometry):
+            raise ValueError(f"geometry must be a Geometry; got {self.geometry!r}")
+        if isinstance(self.timing, str):
+            check_choice("preset", self.timing, tuple(PRESETS))
+            object.__setattr__(self, "timing", timing_preset(self.timing))
+        elif not isinstance(self.timing, NandTiming):
+            raise ValueError(f"timing must be a NandTiming or one of {', '.join(PRESETS)}; got {self.timing!r}")
+        check_choice("scheduler", self.scheduler, SCHEDULERS)
+        check_choice("suspend", self.suspend, (False, True))
+        check_real("resume_overhead_us", self.resume_overhead_us, 0.0, 1e5)
+        check_choice("gc", self.gc, GC_MODES)
+        check_choice("foreground", self.foreground, FOREGROUND)
+        check_int("gc_critical", self.gc_critical, 2, 2**31 - 1)
+        check_int("gc_background", self.gc_background, self.gc_critical, 2**31 - 1)
+        check_choice("policy", self.policy, GC_POLICIES)
+        check_choice("steering", self.steering, (False, True))
+        g = self.geometry
+        check_int("pages_per_block x units", g.pages_per_block * self.units, 2, 65535)
+        fg, fc = self.ftl_geometry, self.ftl_config
+        if fg.user_pages > (fg.blocks - fc.gc_high - fc.open_frontiers + 1) * fg.pages_per_block - 1:
+            raise ValueError(
+                f"op must be >= {min_op(fg, fc):.4g} for {fg.blocks} superblocks of {fg.pages_per_block} pages "
+                f"with gc_background={self.gc_background}; got op={g.op!r}")
+
+    @property
+    def units(self) -> int:
+        """Planes, each an independent unit of work."""
+        g = self.geometry
+        return g.channels * g.dies_per_channel * g.planes_per_die
+
+    @property
+    def ftl_geometry(self) -> Geometry:
+        """The FTL's view: one block per plane-block index, ``pages_per_block x units`` pages."""
+        g = self.geometry
+        return Geometry(blocks_per_plane=g.blocks_per_plane, pages_per_block=g.pages_per_block * self.units,
+                        page_size=g.page_size, op=g.op)
+
+    @property
+    def ftl_config(self) -> FtlConfig:
+        return FtlConfig(policy=self.policy, separation="gc", gc_low=self.gc_critical,
+                         gc_high=self.gc_background)
+
+    @property
+    def transfer_us(self) -> float:
+        """Channel time of one page, microseconds."""
+        return self.timing.transfer_us(self.geometry.page_size)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HostLoad:
+    """What the host sends.
+
+    Parameters
+    ----------
+    qd : int in [1, 65536]
+        Closed loop: requests kept outstanding. Open loop: most requests inside the device.
+    rate_iops : float or None, requests per second
+        ``None``: closed loop. Otherwise an open loop with Poisson arrivals at this mean rate.
+    workload : Workload
+        LBA pattern and read fraction (TRIMs are not timed: ``trim_fraction`` must be 0).
+    write_size, read_size : int, bytes
+        Request sizes, whole multiples of the page size.
+    """
+
+    qd: int = 32
+    rate_iops: float | None = None
+    workload: Workload = Workload()
+    write_size: int = 4096
+    read_size: int = 4096
+
+    def __post_init__(self):
+        check_int("qd", self.qd, 1, 65536)
+        if self.rate_iops is not None:
+            check_real("rate_iops", self.rate_iops, 0.0, 1e9, lo_open=True)
+        if not isinstance(self.workload, Workload):
+            raise ValueError(f"workload must be a Workload; got {self.workload!r}")
+        if self.workload.trim_fraction != 0:
+            raise ValueError(f"workload.trim_fraction must be 0 for timed runs; got {self.workload.trim_fraction!r}")
+        check_int("write_size", self.write_size, 512, 2**30)
+        check_int("read_size", self.read_size, 512, 2**30)
+
+
+@dataclass(frozen=True)
+class IoResult:
+    """Outcome of :func:`simulate_io`. Times in microseconds.
+
+    Per request (issue order): ``op`` (0 write, 1 read; raw NAND ops 3 read, 4 program, 5 erase),
+    ``lba`` (first page), ``pages``, ``phase`` (0 preconditioning, 1 workload), ``arrival_us``,
+    ``start_us`` (first array operation began; for writes, when the channel was requested),
+    ``done_us`` and ``latency_us = done - arrival`` (NaN if it never completed).
+    ``series``: samples every ``sample_every`` completed requests of the running totals named in
+    ``SERIES_NAMES`` (host pages written/read, GC copies, physical block erases, free superblocks,
+    time spent in foreground GC, requests queued or in flight).
+    ``counters``: final totals (pages: host_page_writes, host_programs done, host_page_reads
+    requested, flash_reads done (unmapped LBAs need none), gc_copies, gc_reads/gc_programs done;
+    erases: physical block erases done; events processed; suspensions). ``wa``: flash programs / host page writes over the whole run.
+    ``stalled``: the run ended with requests that could never complete (GC off and full, or no
+    space left for GC).
+    """
+
+    config: SsdConfig
+    load: HostLoad
+    op: np.ndarray
+    lba: np.ndarray
+    pages: np.ndarray
+    phase: np.ndarray
+    arrival_us: np.ndarray
+    start_us: np.ndarray
+    done_us: np.ndarray
+    latency_us: np.ndarray
+    series: dict
+    sample_every: int
+    counters: dict
+    wa: float
+    stalled: bool
+    stall_reason: str
+    user_pages: int
+
+    @property
+    def duration_us(self) -> float:
+        """From the first arrival to the last completion."""
+        ok = np.isfinite(self.done_us)
+        return float(self.done_us[ok].max() - self.arrival_us.min()) if ok.any() else math.nan
+
+    def _mask(self, op=None, phase=None):
+        m = np.isfinite(self.latency_us)
+        if op is not None:
+            m &= self.op == op
+        if phase is not None:
+            m &= self.phase == phase
+        return m
+
+    def iops(self, op=None, phase=None) -> float:
+        """Completed requests per second (of one op / phase if given) between the first arrival
+        and the last completion of the selection."""
+        m = self._mask(op, phase)
+        if not m.any():
+            return math.nan
+        span = self.done_us[m].max() - self.arrival_us[m].min()
+        return float(m.sum() / span * 1e6)
+
+    def bandwidth_mb_s(self, op=None, phase=None) -> float:
+        """Bytes per microsecond (MB/s) of completed requests."""
+        m = self._mask(op, phase)
+        if not m.any():
+            return math.nan
+        span = self.done_us[m].max() - self.arrival_us[m].min()
+        return float(self.pages[m].sum() * self.config.geometry.page_size / span)
+
+    def percentiles(self, op=None, phase=None, mask=None) -> dict:
+        """Latency p50, p99, p99.9, p99.99 and max (microseconds) and the mean."""
+        m = self._mask(op, phase) if mask is None else (mask & np.isfinite(self.latency_us))
+        lat = self.latency_us[m]
+        if lat.size == 0:
+            return {**{f"p{p:g}": math.nan for p in PERCENTILES}, "max": math.nan, "mean": math.nan}
+        q = np.percentile(lat, PERCENTILES)
+        return {**{f"p{p:g}": float(v) for p, v in zip(PERCENTILES, q)},
+                "max": float(lat.max()), "mean": float(lat.mean())}
+
+    def histogram(self, op=None, phase=None, bins_per_decade: int = 10, lo_us: float = 1.0,
+                  hi_us: float = 1e7) -> tuple[np.ndarray, np.ndarray]:
+        """Log-scale latency histogram: (counts, bin edges in microseconds)."""
+        check_int("bins_per_decade", bins_per_decade, 1, 1000)
+        edges = np.logspace(math.log10(lo_us), math.log10(hi_us),
+                            int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+        lat = np.clip(self.latency_us[self._mask(op, phase)], lo_us, hi_us)
+        return np.histogram(lat, edges)[0], edges
+
+    def intervals(self, n: int = 50, by: str = "time") -> dict:
+        """Per-interval figures over ``n`` equal intervals of time (``by='time'``, by completion
+        time) or of requests (``by='requests'``, in completion order): start/end (us), IOPS,
+        MB/s, latency percentiles (us) of requests completing in it, GC copies and erases in
+        it, free superblocks at its end (from the nearest sample), foreground share of its time."""
+        check_int("n", n, 1, 100000)
+        check_choice("by", by, ("time", "requests"))
+        ok = np.isfinite(self.done_us)
+        done = self.done_us[ok]
+        order = np.argsort(done, kind="stable")
+        done_sorted = done[order]
+        lat = self.latency_us[ok][order]
+        pages = self.pages[ok][order]
+        t0 = float(self.arrival_us.min())
+        if by == "time":
+            edges = np.linspace(t0, float(done_sorted[-1]), n + 1)
+            idx = np.searchsorted(done_sorted, edges, side="right")
+            idx[0] = 0
+        else:
+            idx = np.linspace(0, done_sorted.size, n + 1).round().astype(np.int64)
+            edges = np.concatenate(([t0], done_sorted[np.maximum(idx[1:] - 1, 0)]))
+        out = {k: np.full(n, np.nan) for k in ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us",
+                                               *(f"p{p:g}" for p in PERCENTILES), "gc_copies",
+                                               "erases", "free_blocks", "fg_share")}
+        s = self.series
+        for i in range(n):
+            a, b = idx[i], idx[i + 1]
+            out["start_us"][i], out["end_us"][i] = edges[i], edges[i + 1]
+            span = edges[i + 1] - edges[i]
+            cnt = b - a
+            if span > 0:
+                out["iops"][i] = cnt / span * 1e6
+                out["mb_s"][i] = pages[a:b].sum() * self.config.geometry.page_size / span
+            if cnt:
+                q = np.percentile(lat[a:b], PERCENTILES)
+                for p, v in zip(PERCENTILES, q):
+                    out[f"p{p:g}"][i] = v
+                out["max_us"][i] = lat[a:b].max()
+                out["mean_us"][i] = lat[a:b].mean()
+            if s["time_us"].size:
+                va = np.interp(edges[i], s["time_us"], np.arange(s["time_us"].size))
+                vb = np.interp(edges[i + 1], s["time_us"], np.arange(s["time_us"].size))
+                ia, ib = int(round(va)), int(round(vb))
+                out["gc_copies"][i] = s["gc_copies"][ib] - s["gc_copies"][ia]
+                out["erases"][i] = s["erases"][ib] - s["erases"][ia]
+                out["free_blocks"][i] = s["free_blocks"][ib]
+                dt = s["time_us"][ib] - s["time_us"][ia]
+                out["fg_share"][i] = (s["fg_time_us"][ib] - s["fg_time_us"][ia]) / dt if dt > 0 else np.nan
+        return out
+
+
+def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> float:
+    """Analytic write limit with no GC, every unit always busy (requests per second).
+
+    Each channel carries ``units_per_channel`` planes; a page costs its unit ``tX + tPROG``
+    (transfer in, then program; ``tPROG`` averaged over page types) and its channel ``tX``, so a
+    channel moves ``min(units_per_channel / (tX + tPROG), 1 / tX)`` pages per microsecond.
+    """
+    g = config.geometry
+    size = g.page_size if write_size is None else check_int("write_size", write_size, 1, 2**40)
+    per_channel = g.dies_per_channel * g.planes_per_die
+    tx = config.transfer_us
+    pages_per_us = g.channels * min(per_channel / (tx + config.timing.mean_prog_us), 1.0 / tx)
+    return pages_per_us * 1e6 * g.page_size / size
+
+
+def raw_program_bandwidth_mb_s(config: SsdConfig) -> float:
+    """Page programs the NAND can absorb (the pipeline limit), in MB/s."""
+    return pipeline_limit_iops(config) * config.geometry.page_size / 1e6
+
+
+# ---------------------------------------------------------------- engine plumbing
+class _Engine:
+    """Allocates the kernel state (see flashlab.device._kernels) for one run of ``n`` requests."""
+
+    def __init__(self, config: SsdConfig, n: int, qd: int, max_pages: int, closed: bool,
+                 samples: int, seed: int):
+        self.config = config
+        g, tm = config.geometry, config.timing
+        self.ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
+        U, C = config.units, g.channels
+        bits = tm.bits_per_cell
+        ppbs = g.pages_per_block * U
+        self.sample_every = max(1, n // samples)
+        rows = n // self.sample_every + 2
+        cap = 1 << int(math.ceil(math.log2(qd * max_pages + 2 * g.pages_per_block + U + 16)))
+        H = U + C + 8
+        nz, nx, nr, off = K.layout(U, C, cap, H, ppbs, rows, n)
+        Z = np.zeros(nz, np.int64)
+        X = np.zeros(nx, np.float64)
+        R = np.zeros(nr, np.int32)
+        P = np.zeros(g.physical_pages, np.int8)
+        for name, o in off.items():
+            Z[getattr(K, name)] = o
+        Z[K.I_U], Z[K.I_C], Z[K.I_BITS] = U, C, bits
+        Z[K.I_PPBS], Z[K.I_PPB] = ppbs, g.pages_per_block
+        Z[K.I_SCHED] = SCHEDULERS.index(config.scheduler)
+        Z[K.I_SUSPEND] = int(config.suspend)
+        Z[K.I_GC] = {"off": K.GC_OFF, "foreground": K.GC_FG, "background": K.GC_BG}[config.gc]
+        Z[K.I_FGPOL] = K.FG_THROTTLE if config.foreground == "throttle" else K.FG_WAIT
+        Z[K.I_CRIT], Z[K.I_BGWM] = config.gc_critical, config.gc_background
+        Z[K.I_STEER] = int(config.steering)
+        Z[K.I_CLOSED] = int(closed)
+        Z[K.I_QD], Z[K.I_NREQ] = qd, n
+        Z[K.I_SAMPLE], Z[K.I_CAP], Z[K.I_NROWS] = self.sample_every, cap, rows
+        Z[K.I_SLACK] = max(1, g.pages_per_block // bits)
+        Z[K.I_H] = H
+        Z[K.I_ORDER:K.I_ORDER + bits] = np.argsort(np.asarray(tm.t_prog_us), kind="stable")
+        Z[K.S_JOBV] = -1
+        X[K.F_TX] = config.transfer_us
+        X[K.F_TR:K.F_TR + bits] = tm.t_read_us
+        X[K.F_TP:K.F_TP + bits] = tm.t_prog_us
+        X[K.F_TBERS] = tm.t_erase_us
+        X[K.F_RESUME] = config.resume_overhead_us
+        self.series = X[off["I_OSER"]:off["I_OSER"] + rows * K.NSER].reshape(rows, K.NSER)
+        self.series[:] = np.nan
+        self.rqf = X[off["I_ORQF"]:off["I_ORQF"] + 3 * n].reshape(3, n)
+        self.rqf[:] = np.nan
+        self.rqf[K.R_START] = -1.0
+        self.rqi = R.reshape(K.NR, n)
+        self.Z, self.X, self.R, self.P, self.s, self.n = Z, X, R, P, self.ftl._s, n
+
+    def run(self, progress: bool | None, closed: bool, qd: int) -> None:
+        Z, X, R, P, s, n = self.Z, self.X, self.R, self.P, self.s, self.n
+        if closed:
+            K.start_closed(Z, X, R, P, s, min(qd, n))
+        show = sys.stderr.isatty() if progress is None else bool(progress)
+        step = max(1, n // 100) if show else n
+        with tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
+            done = 0
+            while done < n:
+                new = int(K.run_events(Z, X, R, P, s, min(n, done + step)))
+                bar.update(new - done)
+                if new == done or Z[K.S_ERR] != K.ERR_NONE:
+                    break  # no more events (stalled) or an error
+                done = new
+
+
+def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition_fills: float,
+              precondition_size: int):
+    """Request arrays (op, lba, pages, phase) and open-loop arrival times."""
+    g = config.geometry
+    user = g.user_pages
+    kw = _pages("write_size", load.write_size, g)
+    kr = _pages("read_size", load.read_size, g) if load.workload.read_fraction > 0 else 1
+    if max(kw, kr) > user:
+        raise ValueError(f"request sizes must fit the user capacity of {user} pages; got {max(kw, kr)} pages")
+    ops_l, lbas_l, pages_l, phase_l = [], [], [], []
+    if precondition_fills > 0:
+        kp = _pages("precondition_size", precondition_size, g)
+        slots = user // kp
+        npre = max(1, round(precondition_fills * user / kp))
+        ops_l.append(np.zeros(npre, np.int8))
+        lbas_l.append(((np.arange(npre, dtype=np.int64) % slots) * kp).astype(np.int32))
+        pages_l.append(np.full(npre, kp, np.int32))
+        phase_l.append(np.zeros(npre, np.int8))
+    wl = load.workload
+    ops = np.empty(n, np.int8)
+    lbas = np.empty(n, np.int64)
+    got = 0
+    if wl.pattern == "sequential":
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
+        ops[:] = np.where(rng.random(n) < wl.read_fraction, OP_READ, OP_WRITE)
+        k = np.where(ops == OP_READ, kr, kw)
+        start = np.concatenate(([0], np.cumsum(k)[:-1]))
+        lbas[:] = start % (user - user % max(kw, kr) if user >= max(kw, kr) else user)
+        lbas[:] = np.minimum(lbas, user - k)
+    else:
+        for o, lb in wl.chunks(user, seed, chunk_size=min(max(n, 1), 1 << 18)):
+            take = min(n - got, o.size)
+            ops[got:got + take] = o[:take]
+            lbas[got:got + take] = lb[:take]
+            got += take
+            if got >= n:
+                break
+        k = np.where(ops == OP_READ, kr, kw)
+        lbas = np.minimum(lbas - lbas % k, user - k)
+    ops_l.append(ops)
+    lbas_l.append(lbas.astype(np.int32))
+    pages_l.append(np.where(ops == OP_READ, kr, kw).astype(np.int32))
+    phase_l.append(np.ones(n, np.int8))
+    ops, lbas, pages, phase = (np.concatenate(a) for a in (ops_l, lbas_l, pages_l, phase_l))
+    arrivals = None
+    if load.rate_iops is not None:
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 4]))
+        arrivals = np.cumsum(rng.exponential(1e6 / load.rate_iops, ops.size))
+    return ops, lbas, pages, phase, arrivals
+
+
+def _pages(name: str, size: int, g: Geometry) -> int:
+    check_int(name, size, 1, 2**40)
+    if size % g.page_size:
+        raise ValueError(f"{name} must be a multiple of the page size {g.page_size} bytes; got {size}")
+    return size // g.page_size
+
+
+def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills: float | None = None,
+                requests: int | None = None, seed: int = 0, precondition_fills: float = 0.0,
+                precondition_size: int = 131072, samples: int = 400,
+                progress: bool | None = None) -> IoResult:
+    """Run host I/O against a fresh (purged) SSD and time every request.
+
+    Parameters
+    ----------
+    config : SsdConfig (default ``SsdConfig()``: 1 GiB MLC, op 0.07, background GC)
+    load : HostLoad (closed loop at ``qd``, or open loop at ``rate_iops``)
+    fills : float in (0, 1000], drive writes of the workload's writes (user capacity multiples);
+        or ``requests`` : int in [1, 2**31 - 1], a request count. Exactly one of them
+        (default: ``requests=10000``).
+    seed : workload, arrivals and FTL seed; the same seed gives the same result bit for bit.
+    precondition_fills : float in [0, 100]
+        Sequential writes of ``precondition_size`` bytes covering this many drive fills first
+        (SNIA PTS workload-independent preconditioning uses 2 fills of 128 KiB), in the same
+        loop and timed (``phase == 0``).
+    samples : int in [1, 100000], approximate rows of ``series``.
+    progress : tqdm progress bar (default: when stderr is a terminal).
+    """
+    config = SsdConfig() if config is None else config
+    if not isinstance(config, SsdConfig):
+        raise ValueError(f"config must be an SsdConfig; got {config!r}")
+    if not isinstance(load, HostLoad):
+        raise ValueError(f"load must be a HostLoad; got {load!r}")
+    check_seed("seed", seed)
+    check_real("precondition_fills", precondition_fills, 0.0, 100.0)
+    check_int("samples", samples, 1, 100000)
+    g = config.geometry
+    if fills is not None and requests is not None:
+        raise ValueError("give fills or requests, not both")
+    if fills is not None:
+        fills = check_real("fills", fills, 0.0, 1000.0, lo_open=True)
+        wf = 1.0 - load.workload.read_fraction
+        n = max(1, round(fills * g.user_pages / (_pages("write_size", load.write_size, g) * wf)))
+    else:
+        n = check_int("requests", 10000 if requests is None else requests, 1, 2**31 - 1)
+    ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size)
+    return _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress)
+
+
+def _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress, ptypes=None):
+    n = ops.size
+    closed = arrivals is None
+    eng = _Engine(config, n, load.qd, int(pages.max()), closed, samples, seed)
+    rqi, rqf = eng.rqi, eng.rqf
+    rqi[K.R_OP], rqi[K.R_LBA], rqi[K.R_LEFT] = ops, lbas, 0
+    rqi[K.R_NP] = pages
+    if ptypes is not None:
+        eng.P[lbas] = ptypes
+    if not closed:
+        rqf[K.R_ARR] = arrivals
+    eng.run(progress, closed, load.qd)
+    return _result(eng, config, load, ops, lbas, pages, phase)
+
+
+_STALL = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
+          K.ERR_NO_SPACE: "no free block left for garbage collection"}
+
+
+def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
+    s, sv, rqf, series = eng.s, eng.Z, eng.rqf, eng.series
+    rows = int(sv[K.S_ROW])
+    ser = {name: series[:rows, i].copy() for i, name in enumerate(SERIES_NAMES)}
+    ctr = s[5]
+    done = rqf[K.R_DONE].copy()
+    arr = rqf[K.R_ARR].copy()
+    hw = int(ctr[FK.HOST_WRITES])
+    counters = {
+        "host_page_writes": hw, "host_programs": int(sv[K.S_HPROG]),
+        "host_page_reads": int(ctr[FK.HOST_READS]), "flash_reads": int(sv[K.S_HREADP]),
+        "gc_copies": int(ctr[FK.GC_COPIES]), "gc_programs": int(sv[K.S_GPROG]), "gc_reads": int(sv[K.S_GREAD]),
+        "erases": int(sv[K.S_PERASE]), "superblock_erases": int(ctr[FK.ERASE_OPS]),
+        "gc_victims": int(ctr[FK.GC_VICTIMS]), "events": int(sv[K.S_EVENTS]),
+        "suspensions": int(sv[K.S_SUSPENDS]), "free_blocks": int(ctr[FK.FREE_BLOCKS]),
+        "requests_done": int(sv[K.S_DONE]),
+    }
+    err = int(sv[K.S_ERR])
+    stalled = counters["requests_done"] < ops.size
+    reason = _STALL[err] if err else ("the device is full and GC is off" if stalled else "")
+    return IoResult(
+        config=config, load=load, op=ops, lba=lbas, pages=pages, phase=phase, arrival_us=arr,
+        start_us=np.where(rqf[K.R_START] >= 0, rqf[K.R_START], np.nan), done_us=done,
+        latency_us=done - arr, series=ser, sample_every=eng.sample_every, counters=counters,
+        wa=(hw + counters["gc_copies"]) / hw if hw else math.nan, stalled=stalled, stall_reason=reason,
+        user_pages=config.geometry.user_pages,
+    )
+
+
+RAW_KINDS = {"read": K.OP_RAW_READ, "program": K.OP_RAW_PROG, "erase": K.OP_RAW_ERASE}
+
+
+def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
+    """Time explicit NAND operations on the units of an idle device (no FTL, no GC).
+
+    ``ops``: sequence of ``(time_us, kind, unit, page_type)`` with kind ``read``, ``program``
+    or ``erase``. Uses the same queues, channels, scheduler and suspension as
+    :func:`simulate_io`. Returns arrays ``arrival_us``, ``start_us`` (the unit began it; for a
+    program, when it asked for the channel), ``done_us``, ``latency_us`` and the count of
+    ``suspensions``. Example: ``[(0, "erase", 0, 0), (1, "read", 0, 0)]`` shows a read stuck
+    behind an erase.
+    """
+    config = SsdConfig(gc="off") if config is None else config
+    if not isinstance(config, SsdConfig):
+        raise ValueError(f"config must be an SsdConfig; got {config!r}")
+    rows = list(ops)
+    if not rows:
+        raise ValueError("ops must hold at least one (time_us, kind, unit, page_type)")
+    U, bits, ppb = config.units, config.timing.bits_per_cell, config.geometry.pages_per_block
+    times, kinds, ppns, types = [], [], [], []
+    for i, row in enumerate(rows):
+        if len(row) != 4:
+            raise ValueError(f"ops[{i}] must be (time_us, kind, unit, page_type); got {row!r}")
+        tm, kind, unit, pt = row
+        times.append(check_real(f"ops[{i}].time_us", tm, 0.0, 1e15))
+        kinds.append(RAW_KINDS[check_choice(f"ops[{i}].kind", kind, tuple(RAW_KINDS))])
+        check_int(f"ops[{i}].unit", unit, 0, U - 1)
+        check_int(f"ops[{i}].page_type", pt, 0, bits - 1)
+        ppns.append(unit + U * (i % ppb))
+        types.append(pt)
+    order = np.argsort(np.asarray(times), kind="stable")
+    if np.any(np.diff(np.asarray(times)) < 0):
+        raise ValueError("ops must be in time order")
+    n = len(rows)
+    load = HostLoad(qd=65536, rate_iops=1.0)
+    res = _run(config, load, np.asarray(kinds, np.int8), np.asarray(ppns, np.int32), np.ones(n, np.int32),
+               np.ones(n, np.int8), np.asarray(times, np.float64), 0, 1, False,
+               ptypes=np.asarray(types, np.int8))
+    del order
+    return {"arrival_us": res.arrival_us, "start_us": res.start_us, "done_us": res.done_us,
+            "latency_us": res.latency_us, "suspensions": res.counters["suspensions"]}

@@ -1,0 +1,177 @@
+"""Event-driven SSD timing: pipeline limit, Little's law, a read behind an erase, steady state
+vs bandwidth / WA, reproducibility and bad input."""
+
+import numpy as np
+import pytest
+
+from flashlab.device import (
+    HostLoad, SsdConfig, nand_timeline, pipeline_limit_iops, simulate_io, ssd_geometry, timing_preset,
+)
+from flashlab.workload import Workload
+
+SMALL = dict(channels=2, dies_per_channel=2, planes_per_die=1, pages_per_block=32)
+
+
+def small_config(op=0.25, capacity=64 * 2**20, **kw):
+    return SsdConfig(geometry=ssd_geometry(capacity, op, **SMALL), **kw)
+
+
+@pytest.mark.parametrize("preset,page_size,channels,dies,planes", [
+    ("mlc", 4096, 2, 2, 1),      # planes bound: 4 / (tX + mean tPROG) per channel
+    ("slc", 16384, 1, 4, 2),     # channel bound: 8 planes need more than one bus can carry
+    ("tlc", 8192, 2, 1, 2),
+])
+def test_gc_off_write_iops_match_pipeline_limit(preset, page_size, channels, dies, planes):
+    g = ssd_geometry(16 * 2**10 * page_size, 0.25, channels=channels, dies_per_channel=dies,
+                     planes_per_die=planes, pages_per_block=32, page_size=page_size)
+    cfg = SsdConfig(geometry=g, timing=preset, gc="off")
+    units = channels * dies * planes
+    r = simulate_io(cfg, HostLoad(qd=8 * units, write_size=page_size), fills=0.7, seed=3)
+    assert not r.stalled and r.counters["gc_copies"] == 0
+    limit = pipeline_limit_iops(cfg)
+    assert r.iops() == pytest.approx(limit, rel=0.05)
+    # the limit formula itself: both regimes are exercised
+    tm = timing_preset(preset)
+    tx = page_size / tm.channel_mb_s
+    per_unit = channels * dies * planes / (tx + tm.mean_prog_us)
+    assert limit == pytest.approx(1e6 * min(per_unit, channels / tx))
+
+
+def test_channel_bound_case_is_channel_bound():
+    g = ssd_geometry(256 * 2**20, 0.25, channels=1, dies_per_channel=4, planes_per_die=2, pages_per_block=32,
+                     page_size=16384)
+    cfg = SsdConfig(geometry=g, timing="slc", gc="off")
+    assert pipeline_limit_iops(cfg) == pytest.approx(1e6 / cfg.transfer_us)
+
+
+@pytest.mark.parametrize("gc,qd", [("background", 16), ("foreground", 5)])
+def test_littles_law_closed_loop(gc, qd):
+    r = simulate_io(small_config(gc=gc), HostLoad(qd=qd, workload=Workload(read_fraction=0.3)), fills=1.5, seed=2)
+    assert r.counters["gc_copies"] > 0  # GC ran: latencies are far from constant
+    mean = r.percentiles()["mean"]
+    assert r.iops() * mean / 1e6 == pytest.approx(qd, rel=0.02)
+
+
+def test_read_behind_erase_waits_about_tbers():
+    cfg = SsdConfig(geometry=ssd_geometry(64 * 2**20, 0.25, **SMALL), gc="off")
+    tm, tx = cfg.timing, cfg.transfer_us
+    alone = nand_timeline([(0.0, "read", 0, 0)], cfg)["latency_us"][0]
+    assert alone == pytest.approx(tm.t_read_us[0] + tx)
+    out = nand_timeline([(0.0, "erase", 0, 0), (1.0, "read", 0, 0), (1.0, "read", 1, 0)], cfg)
+    lat = out["latency_us"]
+    assert lat[1] == pytest.approx(tm.t_erase_us - 1.0 + alone, rel=1e-9)  # waits the erase out
+    assert lat[2] == pytest.approx(alone)  # another plane is not blocked
+    assert lat[1] / alone > 50  # about 60x for MLC: 3000 us erase vs 48 us read
+    # with erase suspension the read goes first; the erase finishes later by the read + resume overhead
+    sus = SsdConfig(geometry=cfg.geometry, gc="off", suspend=True, resume_overhead_us=40.0)
+    out = nand_timeline([(0.0, "erase", 0, 0), (1.0, "read", 0, 0)], sus)
+    assert out["suspensions"] == 1
+    assert out["latency_us"][1] == pytest.approx(alone)
+    assert out["done_us"][0] == pytest.approx(tm.t_erase_us + alone + 40.0)
+
+
+def test_read_waits_for_fast_or_slow_program_and_fifo_vs_read_priority():
+    cfg = SsdConfig(geometry=ssd_geometry(64 * 2**20, 0.25, **SMALL), gc="off")
+    tm, tx = cfg.timing, cfg.transfer_us
+    for page_type in (0, 1):  # MLC lower page 850 us, upper page 2300 us
+        out = nand_timeline([(0.0, "program", 0, page_type), (tx + 1.0, "read", 0, 0)], cfg)
+        assert out["latency_us"][1] == pytest.approx(tm.t_prog_us[page_type] - 1.0 + tm.t_read_us[0] + tx)
+    ops = [(0.0, "erase", 0, 0), (1.0, "program", 0, 0), (2.0, "read", 0, 0)]
+    prio = nand_timeline(ops, cfg)["latency_us"]
+    fifo = nand_timeline(ops, SsdConfig(geometry=cfg.geometry, gc="off", scheduler="fifo"))["latency_us"]
+    assert prio[2] < prio[1] and fifo[2] > fifo[1]  # the read overtakes the program only with priority
+
+
+def test_steady_state_iops_match_raw_bandwidth_over_wa():
+    cfg = small_config(op=0.25, capacity=32 * 2**20)
+    r = simulate_io(cfg, HostLoad(qd=32), fills=5, seed=4, samples=100)
+    s = r.series
+    k = s["time_us"].size * 3 // 5  # the last two fifths: steady state
+    dh = s["host_programs"][-1] - s["host_programs"][k]
+    dg = s["gc_copies"][-1] - s["gc_copies"][k]
+    wa = (dh + dg) / dh
+    iops = (s["requests"][-1] - s["requests"][k]) / (s["time_us"][-1] - s["time_us"][k]) * 1e6
+    assert wa > 1.5  # GC is doing real work
+    assert iops == pytest.approx(pipeline_limit_iops(cfg) / wa, rel=0.10)
+
+
+def test_fast_page_steering_speeds_up_host_writes_when_gc_absorbs_slow_pages():
+    fast = {}
+    tm = timing_preset("mlc")
+    cut = 0.5 * (tm.t_prog_us[0] + tm.t_prog_us[1])  # between a lower- and an upper-page program
+    for steer in (False, True):
+        cfg = small_config(op=0.25, capacity=32 * 2**20, steering=steer)
+        r = simulate_io(cfg, HostLoad(qd=256, rate_iops=0.2 * pipeline_limit_iops(cfg)), fills=3, seed=5)
+        late = r.done_us > np.nanpercentile(r.done_us, 50)  # after GC has started
+        fast[steer] = np.mean(r.latency_us[late] < cut)
+        assert r.wa > 1.3
+    # without steering about half the host writes land on slow (upper) pages; with it few do
+    assert 0.35 < fast[False] < 0.65
+    assert fast[True] > 0.8
+
+
+def test_background_gc_hides_behind_a_slow_open_loop_but_not_a_fast_one():
+    cfg = small_config(op=0.25, capacity=32 * 2**20)
+    limit = pipeline_limit_iops(cfg)
+    slow = simulate_io(cfg, HostLoad(qd=256, rate_iops=0.2 * limit), fills=2.5, seed=6)
+    fast = simulate_io(cfg, HostLoad(qd=256, rate_iops=0.9 * limit), fills=2.5, seed=6)
+    assert slow.counters["gc_copies"] > 0
+    assert slow.series["fg_time_us"][-1] == 0.0  # background GC kept up
+    assert fast.series["fg_time_us"][-1] > 0.2 * fast.duration_us  # fell to foreground GC
+    assert slow.iops() == pytest.approx(0.2 * limit, rel=0.03)  # an open loop delivers its rate
+    assert fast.percentiles()["p99"] > 10 * slow.percentiles()["p99"]
+
+
+def test_same_seed_same_series_other_seed_differs():
+    cfg = small_config()
+    load = HostLoad(qd=8, workload=Workload("hotcold", read_fraction=0.2))
+    a = simulate_io(cfg, load, fills=1.2, seed=7)
+    b = simulate_io(cfg, load, fills=1.2, seed=7)
+    c = simulate_io(cfg, load, fills=1.2, seed=8)
+    np.testing.assert_array_equal(a.latency_us, b.latency_us)
+    for name in a.series:
+        np.testing.assert_array_equal(a.series[name], b.series[name])
+    assert not np.array_equal(a.latency_us, c.latency_us)
+    o1 = simulate_io(cfg, HostLoad(rate_iops=1000.0), requests=2000, seed=1)
+    o2 = simulate_io(cfg, HostLoad(rate_iops=1000.0), requests=2000, seed=1)
+    np.testing.assert_array_equal(o1.arrival_us, o2.arrival_us)
+
+
+def test_outputs_are_consistent():
+    cfg = small_config()
+    r = simulate_io(cfg, HostLoad(qd=8, workload=Workload(read_fraction=0.5), read_size=8192), fills=1.0, seed=1)
+    p = r.percentiles()
+    assert p["p50"] <= p["p99"] <= p["p99.9"] <= p["p99.99"] <= p["max"]
+    counts, edges = r.histogram()
+    assert counts.sum() == np.isfinite(r.latency_us).sum() and np.all(np.diff(np.log10(edges)) > 0)
+    iv = r.intervals(10)
+    assert np.nansum(iv["iops"] * np.diff(np.r_[iv["start_us"], iv["end_us"][-1]])) / 1e6 == pytest.approx(
+        np.isfinite(r.latency_us).sum(), rel=1e-6)
+    assert r.bandwidth_mb_s() == pytest.approx(
+        r.pages.sum() * 4096 / r.duration_us, rel=1e-9)
+    assert r.counters["host_page_reads"] == 2 * (r.op == 1).sum()
+    assert 0 < r.counters["flash_reads"] < r.counters["host_page_reads"]  # unmapped LBAs need no flash read
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda: HostLoad(qd=-1), "qd must be in"),
+    (lambda: HostLoad(rate_iops=-5.0), "rate_iops must be in"),
+    (lambda: HostLoad(rate_iops=float("nan")), "rate_iops must be a finite"),
+    (lambda: SsdConfig(timing="plc"), "preset must be one of"),
+    (lambda: timing_preset("xlc"), "preset must be one of"),
+    (lambda: SsdConfig(gc="sometimes"), "gc must be one of"),
+    (lambda: SsdConfig(geometry=ssd_geometry(8 * 2**20, 0.07)), "op must be >="),
+    (lambda: simulate_io(small_config(), HostLoad(write_size=5000)), "write_size must be a multiple"),
+    (lambda: simulate_io(small_config(), fills=-1.0), "fills must be in"),
+    (lambda: nand_timeline([(0.0, "scrub", 0, 0)]), "kind must be one of"),
+    (lambda: nand_timeline([(0.0, "read", 99, 0)], small_config(gc="off")), "unit must be in"),
+])
+def test_bad_input_raises_clear_errors(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_gc_off_full_device_stalls_instead_of_hanging():
+    r = simulate_io(small_config(gc="off"), HostLoad(qd=4), fills=1.5, seed=1)
+    assert r.stalled and "GC is off" in r.stall_reason
+    assert np.isnan(r.latency_us).sum() > 0
