@@ -105,9 +105,11 @@ def test_fast_page_steering_speeds_up_host_writes_when_gc_absorbs_slow_pages():
         late = r.done_us > np.nanpercentile(r.done_us, 50)  # after GC has started
         fast[steer] = np.mean(r.latency_us[late] < cut)
         assert r.wa > 1.3
-    # without steering about half the host writes land on slow (upper) pages; with it few do
+    # without steering about half the host writes land on slow (upper) pages; with it host writes
+    # take fast pages as far as GC copies absorb the slow ones (at most WA / 2 of a host write's
+    # programs are fast pages: about 0.8 at WA 1.6)
     assert 0.35 < fast[False] < 0.65
-    assert fast[True] > 0.8
+    assert fast[True] > fast[False] + 0.15
 
 
 def test_background_gc_hides_behind_a_slow_open_loop_but_not_a_fast_one():

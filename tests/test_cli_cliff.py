@@ -1,0 +1,40 @@
+"""`flashlab cliff`: text, JSON, and one-line errors with exit status 2."""
+
+import json
+import subprocess
+import sys
+
+from flashlab.cli import main
+
+SMALL = ["cliff", "--capacity-gib", "0.03125", "--op", "0.2", "--channels", "2", "--planes", "1",
+         "--pages-per-block", "32", "--qd", "8", "--fills", "3", "--seed", "1"]
+
+
+def test_text_output(capsys):
+    assert main(SMALL) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("fresh-out-of-box ")
+    assert "steady state" in out and "p99.9" in out and "cliff at" in out
+
+
+def test_json_output(capsys):
+    assert main(SMALL + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["fob_iops"] > 2 * data["steady_iops"] > 0
+    assert data["cliff"]["fills"] > 0.5
+    assert data["latency_after_us"]["p99"] > data["latency_before_us"]["p99"]
+    assert len(data["rounds"]["iops"]) == 30 and isinstance(data["steady_state_reached"], bool)
+
+
+def run_cli(*extra):
+    return subprocess.run([sys.executable, "-m", "flashlab.cli", *SMALL, *extra], capture_output=True, text=True)
+
+
+def test_bad_input_exits_2_with_one_line():
+    for extra, message in [(["--qd", "-4"], "qd must be in"), (["--preset", "plc"], "preset must be one of"),
+                           (["--op", "0.01"], "op must be >="), (["--capacity-gib", "-1"], "capacity_gib"),
+                           (["--gc", "never"], "gc must be one of")]:
+        proc = run_cli(*extra)
+        assert proc.returncode == 2 and proc.stdout == ""
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0] and "Traceback" not in proc.stderr

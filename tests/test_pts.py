@@ -1,0 +1,62 @@
+"""SNIA PTS steady-state criteria and the write-saturation experiment."""
+
+import numpy as np
+import pytest
+
+from flashlab.device import SsdConfig, ssd_geometry, steady_state, write_saturation
+
+SMALL = dict(channels=2, dies_per_channel=2, planes_per_die=1, pages_per_block=32)
+
+
+def test_steady_state_criteria():
+    flat = [100, 105, 98, 102, 101, 99]
+    ss = steady_state(flat)
+    assert ss.reached and (ss.start, ss.end) == (0, 4) and ss.mean == pytest.approx(101.2)
+    # excursion: 20% of the average is the limit
+    assert not steady_state([100, 125, 100, 100, 100]).reached
+    assert steady_state([100, 119, 100, 100, 100]).reached
+    # slope: a steady ramp of 3% per round changes 12% over the window -> not steady
+    ramp = 100 * (1 + 0.03 * np.arange(5))
+    ss = steady_state(ramp)
+    assert not ss.reached and ss.slope_change == pytest.approx(0.12 / 1.06, rel=1e-6)
+    # the first window that qualifies, searching from `first`
+    series = [1000, 600, 300, 200, 190, 195, 200, 198, 193]
+    ss = steady_state(series)
+    assert ss.reached and ss.start == 3
+    assert steady_state(series, first=4).start == 4
+    with pytest.raises(ValueError, match="window must be in"):
+        steady_state(series, window=1)
+
+
+@pytest.fixture(scope="module")
+def wsat():
+    cfg = SsdConfig(geometry=ssd_geometry(48 * 2**20, 0.15, **SMALL))
+    return write_saturation(cfg, qd=16, fills=4, rounds_per_fill=8, seed=1)
+
+
+def test_write_saturation_shows_fob_cliff_and_steady_state(wsat):
+    r = wsat
+    assert r.round_iops.size == 32 and np.all(np.isfinite(r.round_iops))
+    assert r.fob_iops > 2.5 * r.steady_iops  # the cliff
+    assert 0.7 < r.cliff_fills < 1.6  # it comes once the first fill has used up the free blocks
+    assert r.steady.reached and r.steady.start >= r.cliff_round
+    w = r.round_iops[r.steady.start:r.steady.end + 1]
+    assert (w.max() - w.min()) <= 0.2 * w.mean()
+    assert r.after["p99"] > 2 * r.before["p99"]
+    assert r.steady_wa > 2.0 and r.round_wa[0] == pytest.approx(1.0)
+    assert r.round_free_blocks[0] > r.round_free_blocks[-1]
+
+
+def test_preconditioning_removes_the_fresh_out_of_box_plateau(wsat):
+    cfg = SsdConfig(geometry=ssd_geometry(48 * 2**20, 0.15, **SMALL))
+    pre = write_saturation(cfg, qd=16, fills=2, rounds_per_fill=8, precondition=True, seed=1)
+    assert (pre.result.phase == 0).sum() > 0
+    assert pre.round_wa[1] > 1.5  # GC from the first rounds: the drive is already full
+    assert pre.fob_iops < 0.6 * wsat.fob_iops
+
+
+def test_write_saturation_bad_input():
+    with pytest.raises(ValueError, match="page_size must be 4096"):
+        write_saturation(SsdConfig(geometry=ssd_geometry(2**28, 0.15, page_size=8192, **SMALL)))
+    with pytest.raises(ValueError, match="qd must be in"):
+        write_saturation(qd=0)
