@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 from bokeh.layouts import column, row
-from bokeh.models import (Button, ColumnDataSource, CustomJS, DataRange1d, Div, FactorRange, LinearColorMapper, Range1d,
+from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, LinearColorMapper, Range1d,
                           Span)
 
 from ..device import Geometry
@@ -38,6 +38,17 @@ POLICY_COLOURS = {"greedy": PALETTE[0], "fifo": PALETTE[1], "cost_benefit": PALE
                   "random": PALETTE[7]}
 POLICY_LABELS = {"greedy": "greedy", "fifo": "FIFO", "cost_benefit": "cost-benefit", "d_choices": "d-choices",
                  "random": "random"}
+
+
+def _legend_below(p, ncols: int = 2) -> None:
+    """Move the figure's legend under the plot area (the text column is narrow)."""
+    leg = p.legend[0]
+    p.center.remove(leg)
+    leg.ncols = ncols
+    leg.label_text_font_size = "12px"
+    leg.click_policy = "hide"
+    leg.border_line_alpha = 0
+    p.add_layout(leg, "below")
 
 
 def _summary(html: str) -> str:
@@ -116,7 +127,7 @@ def frame_data(frames: tuple[Frame, ...], k: int, pages_per_block: int) -> dict:
     front = set(int(f) for f in cur.frontiers if f >= 0)
     notes = []
     for b in range(nb):
-        tag = " (erased now)" if erased_now[b] else (" <- writing" if b in front else "")
+        tag = " (erased now)" if erased_now[b] else (" \u2190 writing" if b in front else "")
         n = int(cur.block_erases[b])
         notes.append(f"{n} erase{'' if n == 1 else 's'}{tag}")
     blocks = {"x": np.full(nb, ppb - 0.35), "y": np.arange(nb), "note": np.array(notes)}
@@ -189,6 +200,10 @@ class _SteppedExplorable(Explorable):
 
         box = super().live()
         slider = box.children[0]
+        last = slider.options[-1][1]
+        for m in box.children[-1]._model.references():  # the time axis spans the live steps
+            if getattr(m, "name", None) == "history-steps":
+                m.end = last
         play = widgets.Play(value=slider.index, min=0, max=len(slider.options) - 1, step=1,
                             interval=self.interval_ms, description="play")
         widgets.link((play, "value"), (slider, "index"))
@@ -238,7 +253,7 @@ def step_a_device(n_steps: int = 120, live_steps: int = 400, seed: int = 0) -> E
         p1.yaxis.ticker = list(range(nb))
         p1.grid.visible = False
         p2 = new_figure("Host writes and flash programs so far", "host write number", "pages", height=230,
-                        x_range=DataRange1d(start=0, min_interval=n_steps), tooltips=[("write", "@step"), ("host writes", "@host"),
+                        x_range=Range1d(0, n_steps, name="history-steps"), tooltips=[("write", "@step"), ("host writes", "@host"),
                                                                ("flash programs", "@programs"),
                                                                ("erases", "@erases")])
         p2.line("step", "programs", source=history, color=REFERENCE, line_width=2,
@@ -359,7 +374,7 @@ def fill_without_gc(fills: float = 3.0, geometry: Geometry = FILL_GEOMETRY, seed
         full = ColumnDataSource(data["full"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Where the raw pages are", "host writes (multiples of the raw capacity)",
-                       "share of raw pages (%)", height=320, y_range=(0, 100), x_range=(0, fills),
+                       "share of raw pages (%)", height=380, y_range=(0, 100), x_range=(0, fills),
                        tooltips=[("host writes (raw capacities)", "@x{0.00}"), ("valid (%)", "@valid{0.0}"),
                                  ("stale (%)", "@stale{0.0}"), ("free (%)", "@free{0.0}"), ("erases", "@erases")])
         p.varea_stack(["valid", "stale", "free"], x="x", source=states, color=[PAGE_COLOURS[1], PAGE_COLOURS[2],
@@ -367,7 +382,7 @@ def fill_without_gc(fills: float = 3.0, geometry: Geometry = FILL_GEOMETRY, seed
                       legend_label=["valid (live data)", "stale", "free"])
         p.line("x", "y", source=full, color="black", line_dash="dashed", line_width=2,
                legend_label="no GC: read-only here")
-        style_legend(p, "bottom_right")
+        _legend_below(p)
         return column(summary, p, sizing_mode="stretch_width"), {"states": states, "full": full,
                                                                   "summary": summary}
 
@@ -430,7 +445,7 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
         here = ColumnDataSource(data["here"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Write amplification under uniform random writes", "over-provisioning op (log scale)",
-                       "write amplification", height=380, x_axis_type="log", y_range=(0.8, 11), x_range=(0.05, 1.2),
+                       "write amplification", height=460, x_axis_type="log", y_range=(0.8, 11), x_range=(0.05, 1.2),
                        tooltips=[("op", "@op{0.000}"), ("WA", "@wa{0.00}")])
         p.line("op", "greedy", source=curve, color=POLICY_COLOURS["greedy"], line_width=2,
                legend_label=f"greedy, Desnoyers ({pages_per_block} pages/block)")
@@ -443,7 +458,7 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
         p.scatter("op", "wa", source=sim, size=9, color="black", marker="circle", legend_label="simulated")
         p.scatter("op", "wa", source=here, size=18, color=HIGHLIGHT, marker="diamond", line_color="black",
                   legend_label="this setting")
-        style_legend(p, "top_right")
+        _legend_below(p)
         return column(summary, p, sizing_mode="stretch_width"), {"sim": sim, "here": here, "summary": summary}
 
     return Explorable(
@@ -588,14 +603,14 @@ def wear_levelling(blocks: int = 256, pages_per_block: int = 32, op: float = 0.2
         p2.vbar(x="threshold", top="spread", width=0.7, source=here, fill_alpha=0, line_color="black",
                 line_width=3)
         p3 = new_figure("Flash programs per host write", "static WL threshold (erases)", "write amplification",
-                        height=260, x_range=cats, tooltips=[("threshold", "@threshold"), ("GC", "@gc{0.00}"),
+                        height=300, x_range=cats, tooltips=[("threshold", "@threshold"), ("GC", "@gc{0.00}"),
                                                             ("WL", "@wl{0.00}"), ("total", "@total{0.00}")])
         p3.vbar_stack(["host", "gc", "wl"], x="threshold", width=0.7, source=sweep,
                       color=["#cccccc", POLICY_COLOURS["greedy"], HIGHLIGHT],
                       legend_label=["host write", "GC copies", "wear-levelling copies"])
         p3.vbar(x="threshold", top="total", width=0.7, source=here, fill_alpha=0, line_color="black", line_width=3)
         p3.y_range.start = 0
-        style_legend(p3, "bottom_left")
+        _legend_below(p3, ncols=3)
         for p in (p2, p3):
             p.xgrid.visible = False
         return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
