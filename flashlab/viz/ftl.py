@@ -477,6 +477,7 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
 SKEWS = ("50/50", "70/30", "80/20", "90/10", "95/5")
 SKEW_POLICIES = ("greedy", "d_choices", "fifo", "cost_benefit")
 STREAMS = {"none": "one stream", "gc": "GC copies apart", "temperature": "hot, cold and GC apart"}
+_STREAM_OF = {label: sep for sep, label in STREAMS.items()}
 
 
 def hot_cold_skew(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.15, fills: float = 6.0,
@@ -493,7 +494,8 @@ def hot_cold_skew(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1
         return simulate(g, FtlConfig(policy=policy, separation=separation), _skew_workload(skew), fills=fills,
                         seed=seed, progress=False).wa_steady
 
-    def compute(skew, separation):
+    def compute(skew, streams):
+        separation = _STREAM_OF[streams]
         wa = np.array([point(skew, separation, p) for p in SKEW_POLICIES])
         uniform = point("50/50", "gc", "greedy")
         best = SKEW_POLICIES[int(np.argmin(wa))]
@@ -521,8 +523,8 @@ def hot_cold_skew(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1
         uniform = point("50/50", "gc", "greedy")
         p.add_layout(Span(location=uniform, dimension="width", line_color="black", line_dash="dashed",
                           line_width=2))
-        p.text(x=[-0.0], y=[uniform], text=["greedy, uniform writes"], text_font_size="12px",
-               text_baseline="bottom", x_offset=4)
+        p.text(x=[float(len(SKEW_POLICIES))], y=[uniform], text=["greedy, uniform writes"], text_font_size="12px",
+               text_baseline="bottom", text_align="right", x_offset=-4, y_offset=-2)
         p.xgrid.visible = False
         return column(summary, p, sizing_mode="stretch_width"), {"bars": bars, "summary": summary}
 
@@ -533,7 +535,7 @@ def hot_cold_skew(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1
             Control("skew", "Skew (% of writes / % of LBAs they hit)", SKEWS, "90/10",
                     live_values=("50/50", "60/40", "70/30", "75/25", "80/20", "85/15", "90/10", "95/5", "98/2"),
                     fmt="{}"),
-            Control("separation", "Write streams", tuple(STREAMS), "gc", fmt="{}"),
+            Control("streams", "Write streams", tuple(STREAMS.values()), STREAMS["gc"], fmt="{}"),
         ],
     )
 
