@@ -9,9 +9,9 @@ from __future__ import annotations
 import heapq
 import time
 
-from flashlab.device import _kernels as K
-from flashlab.device import HostLoad, SsdConfig, simulate_io, ssd_geometry, write_saturation
-from flashlab.device.sim import pipeline_limit_iops
+from flashlab.ssd import _kernels as K
+from flashlab.ssd import HostLoad, SsdConfig, simulate_io, ssd_geometry, write_saturation
+from flashlab.ssd.sim import pipeline_limit_iops
 
 
 def python_heapq_writes(cfg: SsdConfig, qd: int, n: int) -> tuple[float, float, int]:

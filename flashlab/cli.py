@@ -13,7 +13,7 @@ import importlib
 import sys
 
 # Modules that provide subcommands, in the order they are listed by ``flashlab --help``.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli", "flashlab.ftl.cli", "flashlab.device.cli")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli", "flashlab.ftl.cli", "flashlab.ssd.cli")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from flashlab.device import SsdConfig, ssd_geometry, steady_state, write_saturation
+from flashlab.ssd import SsdConfig, ssd_geometry, steady_state, write_saturation
 
 SMALL = dict(channels=2, dies_per_channel=2, planes_per_die=1, pages_per_block=32)
 

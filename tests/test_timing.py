@@ -4,8 +4,9 @@ vs bandwidth / WA, reproducibility and bad input."""
 import numpy as np
 import pytest
 
-from flashlab.device import (
-    HostLoad, SsdConfig, nand_timeline, pipeline_limit_iops, simulate_io, ssd_geometry, timing_preset,
+from flashlab.device.timing import timing_preset
+from flashlab.ssd import (
+    HostLoad, SsdConfig, nand_timeline, pipeline_limit_iops, simulate_io, ssd_geometry,
 )
 from flashlab.workload import Workload
 

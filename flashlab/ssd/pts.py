@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flashlab._validate import check_array, check_int, check_real, check_seed
-from flashlab.device.sim import HostLoad, IoResult, SsdConfig, simulate_io
+from flashlab.ssd.sim import HostLoad, IoResult, SsdConfig, simulate_io
 from flashlab.workload import Workload
 
 
@@ -87,7 +87,7 @@ class PtsResult:
     steady IOPS is within 20% of FOB: no cliff), ``cliff_fills`` and ``cliff_time_s`` (where that
     round starts), ``before`` / ``after``: latency percentiles (us) of requests completed before
     the cliff and in the steady window (or after the cliff), ``result``: the full
-    :class:`~flashlab.device.sim.IoResult`.
+    :class:`~flashlab.ssd.sim.IoResult`.
     """
 
     round_fills: np.ndarray

@@ -46,7 +46,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from flashlab._validate import check_choice, check_int, check_real, check_seed
-from flashlab.device import _kernels as K
+from flashlab.ssd import _kernels as K
 from flashlab.device.geometry import Geometry
 from flashlab.device.timing import PRESETS, NandTiming, timing_preset
 from flashlab.ftl import _kernels as FK
@@ -362,7 +362,7 @@ def raw_program_bandwidth_mb_s(config: SsdConfig) -> float:
 
 # ---------------------------------------------------------------- engine plumbing
 class _Engine:
-    """Allocates the kernel state (see flashlab.device._kernels) for one run of ``n`` requests."""
+    """Allocates the kernel state (see flashlab.ssd._kernels) for one run of ``n`` requests."""
 
     def __init__(self, config: SsdConfig, n: int, qd: int, max_pages: int, closed: bool,
                  samples: int, seed: int):

@@ -11,8 +11,8 @@ import argparse
 import json
 import math
 
-from flashlab.device.pts import write_saturation
-from flashlab.device.sim import FOREGROUND, GC_MODES, SCHEDULERS, SsdConfig, ssd_geometry
+from flashlab.ssd.pts import write_saturation
+from flashlab.ssd.sim import FOREGROUND, GC_MODES, SCHEDULERS, SsdConfig, ssd_geometry
 from flashlab.device.timing import PRESETS
 
 

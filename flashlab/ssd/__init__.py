@@ -1,0 +1,23 @@
+"""SSD layer: a whole drive in time. The FTL (:mod:`flashlab.ftl`) decides which pages are
+programmed, copied and erased; this layer's event-driven simulation decides when, on which
+plane and channel, with host I/O in a closed or open loop (per-plane queues, channel transfers,
+read priority, program/erase suspend, background and foreground GC, fast-page steering), and runs
+the SNIA PTS write-saturation experiment. Times in microseconds, sizes in bytes.
+"""
+
+from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturation
+from flashlab.ssd.sim import (
+    HostLoad,
+    IoResult,
+    SsdConfig,
+    nand_timeline,
+    pipeline_limit_iops,
+    raw_program_bandwidth_mb_s,
+    simulate_io,
+    ssd_geometry,
+)
+
+__all__ = [
+    "HostLoad", "IoResult", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline", "pipeline_limit_iops",
+    "raw_program_bandwidth_mb_s", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
+]
