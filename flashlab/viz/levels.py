@@ -1,0 +1,537 @@
+"""Explorables for multi-level cells (chapters 2 and 3): states and read points, wear, ECC, eMLC.
+
+Voltages are on the normalized scale of Cai et al. 2017 (0 = ground, 512 = nominal maximum read
+reference), not the volts of chapter 1. Each function returns an
+:class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for the HTML book or ``.live()``
+in a kernel.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from bokeh.layouts import column
+from bokeh.models import ColumnDataSource, Div, Span
+
+from ..cell.distributions import vth_distributions
+from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
+                        program_endurance_trade, uber)
+from ..cell.errors import default_read_refs, optimal_read_refs, rber_analytic
+from ..cell.levels import program_times, read_latency_us
+from ..presets import MLC_2YNM, PRESETS, TLC_1XNM, Technology
+from .explorable import Control, Explorable
+from .style import ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, new_figure, style_legend
+
+#: Colour of each page type (LSB, CSB, MSB, TSB; MLC's MSB takes the third).
+PAGE_COLORS = (PALETTE[1], PALETTE[2], PALETTE[4], PALETTE[5])
+#: Axis label of the normalized threshold-voltage scale.
+VTH_LABEL = "Vth (normalized units: 0 = ground, 512 = max read reference)"
+#: Lowest density drawn on log axes (fraction of cells per normalized unit).
+FLOOR = 1e-9
+#: Cell types of the bits-per-cell explorable and the preset behind each.
+CELL_PRESETS = {"SLC": "slc", "MLC": "mlc", "TLC": "tlc", "QLC": "qlc"}
+
+
+def _legend_below(p, ncols: int = 2) -> None:
+    """Legend under the plot (in columns), so that it never covers the data."""
+    style_legend(p)
+    legend = p.legend[0]
+    p.add_layout(legend, "below")
+    legend.ncols = ncols
+    p.height += 22 * -(-len(legend.items) // ncols) + 12  # keep the plot area's height
+    legend.background_fill_alpha = 0.0
+    legend.border_line_alpha = 0.0
+    legend.label_text_font_size = "11px"
+
+
+def _summary(html: str) -> str:
+    return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
+
+
+def _page_color(levels, p: int) -> str:
+    """MLC's second page is the MSB: colour it as the MSB of TLC/QLC."""
+    return PAGE_COLORS[2] if levels.bits == 2 and p == 1 else PAGE_COLORS[p]
+
+
+def _state_color(s: int) -> str:
+    return ERASED if s == 0 else (PROGRAMMED if s % 2 else PALETTE[9])
+
+
+def gray_label(levels, s: int) -> str:
+    """The bits state ``s`` stores, highest page first (e.g. MLC P1 -> "01": MSB 0, LSB 1)."""
+    return "".join(str(b) for b in levels.gray[s, ::-1])
+
+
+def _density_columns(dist, v, n_max: int, log: bool) -> dict:
+    """Per-state population density (each state weighted 1/n_states) in columns s0..s{n_max-1};
+    states the cell does not have are NaN (drawn as nothing)."""
+    pdf = dist.pdf(v) / dist.levels.n_states
+    cols = {"v": v}
+    for s in range(n_max):
+        if s < pdf.shape[0]:
+            y = np.maximum(pdf[s], FLOOR) if log else pdf[s]
+            y = np.where(y > FLOOR, y, np.nan) if log else y
+        else:
+            y = np.full(v.size, np.nan)
+        cols[f"s{s}"] = y
+    return cols
+
+
+def _ref_segments(levels, refs, top: float, bottom: float, widths=None, dash_factory=False) -> dict:
+    """Vertical read-point segments coloured by the page type that senses each reference."""
+    owner = np.zeros(len(refs), dtype=int)
+    for p, idx in enumerate(levels.page_refs):
+        owner[idx] = p
+    return {
+        "x0": np.asarray(refs, float), "x1": np.asarray(refs, float),
+        "y0": np.full(len(refs), bottom), "y1": np.full(len(refs), top),
+        "color": [_page_color(levels, p) for p in owner],
+        "width": np.full(len(refs), 2.0) if widths is None else np.asarray(widths, float),
+        "label": [f"V{k + 1}" for k in range(len(refs))],
+        "page": [levels.page_names[p] for p in owner],
+    }
+
+
+def _clamp_refs(refs: np.ndarray, v_min: float = -250.0, v_max: float = 520.0, gap: float = 0.5) -> np.ndarray:
+    """Keep read points strictly increasing (each at least ``gap`` above the one below it) and
+    inside the plotted window."""
+    out = np.clip(np.asarray(refs, float).copy(), v_min, v_max)
+    for k in range(1, out.size):
+        out[k] = max(out[k], out[k - 1] + gap)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 2: states, Gray code, sensing counts, latency and program times per cell type
+# --------------------------------------------------------------------------------------------
+
+
+def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
+    """SLC .. QLC side by side: Vth states with their Gray code, read points coloured by the page
+    that senses them, read latency per page against its sensing count, and the program-time
+    histogram of ``n_pages`` consecutive pages (fast LSB pages, slow upper pages)."""
+    v = np.linspace(-250.0, 520.0, 700)
+    techs = {name: PRESETS[key] for name, key in CELL_PRESETS.items()}
+    bins = np.arange(0.0, 7001.0, 100.0)
+
+    def compute(cell):
+        tech = techs[cell]
+        levels = tech.vth.levels
+        dist = vth_distributions(tech.vth)
+        refs = default_read_refs(tech.vth)
+        dens = _density_columns(dist, v, 16, log=False)
+        top = float(np.nanmax([dens[f"s{s}"] for s in range(levels.n_states)]))
+        labels = {
+            "x": dist.means, "y": np.full(levels.n_states, top * 1.04),
+            "text": [f"{name}\n{gray_label(levels, s)}" for s, name in enumerate(levels.state_names)],
+        }
+        lat = read_latency_us(tech.timing)
+        pt = program_times(tech.timing, n_pages, seed)
+        counts, _ = np.histogram(pt.time_us, bins)
+        dominant = np.full(counts.size, -1)
+        for p in range(levels.bits):
+            c, _ = np.histogram(pt.time_us[pt.page_type == p], bins)
+            dominant = np.where(c > 0, p, dominant)
+        mean_us = pt.mean_us
+        rows = "".join(
+            f'<tr><td style="color:{_page_color(levels, p)}"><b>{name}</b></td>'
+            + "".join(f"<td>{levels.gray[s, p]}</td>" for s in range(levels.n_states))
+            + f"<td>{len(levels.page_refs[p])}</td><td>{lat[p]:.0f}</td><td>{tech.timing.t_prog_us[p]:.0f}</td></tr>"
+            for p, name in reversed(list(enumerate(levels.page_names)))
+        )
+        head = "".join(f"<th>{n}</th>" for n in levels.state_names)
+        table = (
+            f'<div style="font-size:13px; overflow-x:auto"><table class="flashlab-gray">'
+            f"<tr><th>page</th>{head}<th>senses</th><th>read (&micro;s)</th><th>program (&micro;s)</th></tr>"
+            f"{rows}</table></div>"
+        )
+        text = _summary(
+            f"<b>{levels.name}</b>: {levels.bits} bit{'s' if levels.bits > 1 else ''} per cell, "
+            f"{levels.n_states} states, {levels.n_states - 1} read point{'s' if levels.n_states > 2 else ''}. "
+            f"Read latency {', '.join(f'{n} {t:.0f} &micro;s' for n, t in zip(levels.page_names, lat))} "
+            f"(mean {lat.mean():.0f} &micro;s). Program: mean {mean_us:.0f} &micro;s over {n_pages:,} pages, "
+            f"but no page takes the mean: "
+            f"{', '.join(f'{n} {t:.0f} &micro;s' for n, t in zip(levels.page_names, tech.timing.t_prog_us))}."
+        )
+        return {
+            "density": dens,
+            "labels": labels,
+            "refs": _ref_segments(levels, refs, top, 0.0),
+            "latency": {"senses": levels.senses.astype(float), "lat": lat, "page": list(levels.page_names),
+                        "color": [_page_color(levels, p) for p in range(levels.bits)]},
+            "hist": {"x": 0.5 * (bins[1:] + bins[:-1]), "count": counts,
+                     "color": [_page_color(levels, p) if p >= 0 else ERASED for p in dominant]},
+            "mean": {"x": [mean_us, mean_us], "y": [0, counts.max() * 1.05]},
+            "table": table,
+            "summary": text,
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("density", "labels", "refs", "latency", "hist", "mean")}
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        table = Div(text=data["table"], sizing_mode="stretch_width")
+        p1 = new_figure("Threshold-voltage states (fresh cells) and read points", VTH_LABEL,
+                        "density (fraction of cells per unit)", height=300, x_range=(-250, 520),
+                        tooltips=[("Vth", "$x{0}")])
+        for s in range(16):
+            p1.varea(x="v", y1=0, y2=f"s{s}", source=src["density"], color=_state_color(s), alpha=0.5)
+            p1.line("v", f"s{s}", source=src["density"], color=_state_color(s), line_width=1)
+        p1.segment("x0", "y0", "x1", "y1", source=src["refs"], color="color", line_width="width",
+                   line_dash="dashed")
+        p1.text("x", "y", text="text", source=src["labels"], text_align="center", text_baseline="bottom",
+                text_font_size="10px")
+        p1.y_range.range_padding = 0.25
+        p2 = new_figure("Read latency grows with the sensing count", "read points sensed by the page (senses)",
+                        "page read latency (µs)", height=260, x_range=(0, 9),
+                        tooltips=[("page", "@page"), ("senses", "@senses"), ("latency (µs)", "@lat{0.0}")])
+        for name, key in CELL_PRESETS.items():  # every cell type's latency line, for comparison
+            t = PRESETS[key].timing
+            s = np.array([1.0, 8.0])
+            p2.line(s, t.t_read_base_us + s * t.t_sense_us, color=ERASED, alpha=0.6, line_dash="dotted",
+                    legend_label="t_base + senses × t_sense, each cell type")
+        p2.line("senses", "lat", source=src["latency"], color=HIGHLIGHT, line_width=2)
+        p2.scatter("senses", "lat", source=src["latency"], color="color", size=13, legend_field="page")
+        style_legend(p2, "top_left")
+        p3 = new_figure(f"Program time of {n_pages:,} consecutive pages", "page program time (µs)",
+                        "pages per 100 µs bin", height=260, x_range=(0, 7000),
+                        tooltips=[("time (µs)", "@x{0}"), ("pages", "@count")])
+        p3.vbar(x="x", top="count", width=95.0, source=src["hist"], color="color")
+        p3.line("x", "y", source=src["mean"], color=REFERENCE, line_dash="dashed", line_width=2,
+                legend_label="mean (datasheet figure)")
+        style_legend(p3, "top_right")
+        targets = dict(src, table=table, summary=summary)
+        return column(summary, p1, table, p2, p3, sizing_mode="stretch_width"), targets
+
+    return Explorable(compute, figure, [
+        Control("cell", "Bits per cell", tuple(CELL_PRESETS), "TLC", fmt="{}"),
+    ])
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 2: moving read points
+# --------------------------------------------------------------------------------------------
+
+SHIFTS = (-40, -30, -20, -15, -10, -5, 0, 5, 10, 15, 20, 30, 40)
+
+
+def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_days: float = 0.0) -> Explorable:
+    """Move one read point (or all of them) away from its factory position and watch bit errors
+    appear, per page type. The distributions (at ``pe_cycles``, ``retention_days``) stay fixed;
+    the red area is the fraction of cells that fall outside their state's read window."""
+    levels = tech.vth.levels
+    dist = vth_distributions(tech.vth, pe_cycles, retention_days)
+    base = default_read_refs(tech.vth)
+    base_rber = rber_analytic(dist, base).rber
+    v = np.linspace(-250.0, 520.0, 320)
+    pdf = dist.pdf(v) / levels.n_states
+    ref_names = ("all",) + tuple(f"V{k + 1}" for k in range(levels.n_states - 1))
+    top = 0.1
+
+    def compute(ref, shift):
+        refs = base.copy()
+        sel = np.ones(refs.size, bool) if ref == "all" else (np.arange(refs.size) == ref_names.index(ref) - 1)
+        refs = _clamp_refs(np.where(sel, refs + shift, refs))
+        res = rber_analytic(dist, refs)
+        edges = np.concatenate(([-np.inf], refs, [np.inf]))
+        outside = (v[None, :] < edges[:-1, None]) | (v[None, :] >= edges[1:, None])
+        mis = (pdf * outside).sum(axis=0)
+        owner = ", ".join(f"{n}: {' '.join(f'V{k + 1}' for k in idx)}" for n, idx in zip(levels.page_names, levels.page_refs))
+        moved = "every read point" if ref == "all" else f"read point {ref}"
+        rows = ", ".join(
+            f'<span style="color:{_page_color(levels, p)}"><b>{n}</b></span> {r:.1e}'
+            + (f" (&times;{r / b:,.0f})" if b > 0 and r / b >= 1.5 else "")
+            for p, (n, r, b) in enumerate(zip(levels.page_names, res.rber, base_rber))
+        )
+        return {
+            "refs": _ref_segments(levels, refs, top, FLOOR, widths=np.where(sel & (shift != 0), 4.0, 1.5)),
+            "mis": {"v": v, "y": np.where(mis > FLOOR, mis, np.nan)},
+            "rber": {"page": list(levels.page_names), "rber": np.maximum(res.rber, 1e-12),
+                     "base": np.maximum(base_rber, 1e-12),
+                     "color": [_page_color(levels, p) for p in range(levels.bits)]},
+            "summary": _summary(
+                f"{levels.name}, {moved} moved by <b>{shift:+g}</b> units. Raw bit error rate per page: {rows}. "
+                f"<br>Which page senses which read point: {owner}."
+            ),
+        }
+
+    def figure(data):
+        refs = ColumnDataSource(data["refs"])
+        mis = ColumnDataSource(data["mis"])
+        rber = ColumnDataSource(data["rber"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        fixed = ColumnDataSource(_density_columns(dist, v, levels.n_states, log=True))
+        p1 = new_figure(f"{levels.name} states (log scale) and read points", VTH_LABEL,
+                        "density (fraction of cells per unit)", height=320, y_axis_type="log",
+                        x_range=(-250, 520), y_range=(1e-7, top), tooltips=[("Vth", "$x{0}")])
+        for s in range(levels.n_states):
+            p1.line("v", f"s{s}", source=fixed, color=_state_color(s), line_width=2)
+        p1.varea(x="v", y1=FLOOR, y2="y", source=mis, color=REFERENCE, alpha=0.45,
+                 legend_label="cells outside their state's window")
+        p1.segment("x0", "y0", "x1", "y1", source=refs, color="color", line_width="width")
+        for p, name in enumerate(levels.page_names):  # legend entries for the page colours
+            p1.line([np.nan], [np.nan], color=_page_color(levels, p), line_width=2,
+                    legend_label=f"read point sensed by {name}")
+        _legend_below(p1, 2)
+        p2 = new_figure("Raw bit error rate per page type", "page type", "RBER (bit errors per bit read)",
+                        height=260, x_range=list(levels.page_names), y_axis_type="log", y_range=(1e-10, 1.0),
+                        tooltips=[("page", "@page"), ("RBER", "@rber{0.0e}"), ("factory refs", "@base{0.0e}")])
+        p2.vbar(x="page", top="rber", bottom=1e-12, width=0.6, source=rber, color="color", alpha=0.8)
+        p2.scatter("page", "base", source=rber, marker="dash", size=40, color="black", line_width=2,
+                   legend_label="at the factory read points")
+        style_legend(p2, "top_left")
+        return (column(summary, p1, p2, sizing_mode="stretch_width"),
+                {"refs": refs, "mis": mis, "rber": rber, "summary": summary})
+
+    return Explorable(compute, figure, [
+        Control("ref", "Read point to move", ref_names, "all", fmt="{}"),
+        Control("shift", "Shift (normalized units)", SHIFTS, 0, live_values=tuple(range(-40, 41))),
+    ])
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 3: wear, retention, read disturb and read-retry
+# --------------------------------------------------------------------------------------------
+
+
+def _per_page_rber(model, pe, days, reads):
+    """(retry, factory) RBER per page type; NaN once wear has pushed a state past its neighbour."""
+    d = vth_distributions(model, pe, days, reads)
+    if np.any(np.diff(d.means) <= 0.0):
+        nan = np.full(model.levels.bits, np.nan)
+        return nan, nan
+    return rber_analytic(d, optimal_read_refs(d)).rber, rber_analytic(d).rber
+
+
+def _worst_retry(model, pe, days, reads=0.0) -> float:
+    """Worst page type's read-retry RBER; 0.5 (data lost) once states have crossed."""
+    r = _per_page_rber(model, pe, days, reads)[0]
+    return 0.5 if np.isnan(r).any() else float(r.max())
+
+
+def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 3000),
+         days_values=(0, 1, 30, 365, 1095), reads_values=(0, 10_000, 100_000, 1_000_000)) -> Explorable:
+    """Cycle a block: P/E cycles, days of retention and reads since programming -> Vth
+    distributions with factory and read-retry read points, RBER per page type against the ECC
+    limit, and the endurance point at this retention and read count."""
+    model = tech.vth
+    levels = model.levels
+    code = tech.ecc
+    limit = correctable_rber(code, UBER_CLIENT)
+    v = np.linspace(-250.0, 520.0, 260)
+    pe_max = 3.0 * tech.rated_pe
+    pe_curve = np.linspace(0.0, pe_max, 31)
+    factory = default_read_refs(model)
+
+    @lru_cache(maxsize=256)
+    def curve(days, reads):
+        retry, fact = zip(*(_per_page_rber(model, c, days, reads) for c in pe_curve))
+        life = endurance_pe_cycles(model, code, days, reads, UBER_CLIENT, max_cycles=1e6)
+        return np.array(retry), np.array(fact), life
+
+    def compute(pe, days, reads):
+        d = vth_distributions(model, pe, days, reads)
+        retry, fact, life = curve(days, reads)
+        r_now, f_now = _per_page_rber(model, pe, days, reads)
+        ok = not np.isnan(r_now).any()
+        opt = optimal_read_refs(d) if ok else factory
+        cols = {"pe": pe_curve}
+        for p in range(levels.bits):
+            cols[f"r{p}"] = np.maximum(retry[:, p], 1e-12)
+            cols[f"f{p}"] = np.maximum(fact[:, p], 1e-12)
+        worst = float(np.nanmax(r_now)) if ok else 0.5
+        u = float(uber(min(worst, 0.5), code)[0])
+        verdict = ("<b style='color:#2ca02c'>within</b>" if worst <= limit
+                   else "<b style='color:#d62728'>beyond</b>")
+        rec = float(np.max(1.0 - r_now / np.where(f_now > 0, f_now, 1.0))) if ok else 0.0
+        retry_txt = (f"read-retry removes up to {100 * rec:.0f}% of a page's errors" if rec >= 0.01
+                     else "the factory read points are still as good as any")
+        rows = ", ".join(f'<span style="color:{_page_color(levels, p)}"><b>{n}</b></span> {f:.1e} &rarr; {r:.1e}'
+                         for p, (n, f, r) in enumerate(zip(levels.page_names, f_now, r_now)))
+        life_txt = (f"<b>{life:,.0f} P/E cycles</b>" if life > 0
+                    else "<b>0 cycles</b>: even fresh cells exceed the limit")
+        text = (
+            f"{tech.name} after <b>{pe:,} P/E cycles</b>, {days:g} days, {reads:,} reads. "
+            + (f"RBER per page, factory &rarr; read-retry read points: {rows} "
+               f"({retry_txt}). Worst page {worst:.1e}, "
+               f"{verdict} what BCH t={code.t} per {code.codeword_bytes} B corrects at UBER 10<sup>-15</sup> "
+               f"({limit:.1e}); UBER {u:.0e}. " if ok else
+               "The states have run into each other: the data is lost. ")
+            + f"Endurance at this retention and read count: {life_txt}."
+        )
+        return {
+            "density": _density_columns(d, v, levels.n_states, log=True),
+            "factory": _ref_segments(levels, factory, 0.1, FLOOR, widths=np.full(factory.size, 1.5)),
+            "optimal": _ref_segments(levels, opt, 0.1, FLOOR, widths=np.full(factory.size, 2.5)),
+            "curve": cols,
+            "now": {"pe": np.full(levels.bits, float(pe)), "rber": np.maximum(np.nan_to_num(r_now, nan=0.5), 1e-12),
+                    "color": [_page_color(levels, p) for p in range(levels.bits)]},
+            "life": {"x": [life, life], "y": [1e-10, 1.0]},
+            "summary": _summary(text),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("density", "factory", "optimal", "curve", "now", "life")}
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p1 = new_figure(f"{levels.name} threshold-voltage states (log scale)", VTH_LABEL,
+                        "density (fraction of cells per unit)", height=320, y_axis_type="log",
+                        x_range=(-250, 520), y_range=(1e-7, 0.1), tooltips=[("Vth", "$x{0}")])
+        for s in range(levels.n_states):
+            p1.varea(x="v", y1=FLOOR, y2=f"s{s}", source=src["density"], color=_state_color(s), alpha=0.25)
+            p1.line("v", f"s{s}", source=src["density"], color=_state_color(s), line_width=2)
+        p1.segment("x0", "y0", "x1", "y1", source=src["factory"], color="gray", line_width="width",
+                   line_dash="dashed", legend_label="factory read points")
+        p1.segment("x0", "y0", "x1", "y1", source=src["optimal"], color="color", line_width="width",
+                   legend_label="read-retry read points")
+        _legend_below(p1, 2)
+        p2 = new_figure("RBER per page type as the block wears", "P/E cycles",
+                        "RBER (bit errors per bit read)", height=320, y_axis_type="log", y_range=(1e-9, 0.1),
+                        x_range=(0, pe_max), tooltips=[("P/E", "@pe{0}")])
+        for p, name in enumerate(levels.page_names):
+            c = _page_color(levels, p)
+            p2.line("pe", f"r{p}", source=src["curve"], color=c, line_width=2, legend_label=f"{name} read-retry")
+            p2.line("pe", f"f{p}", source=src["curve"], color=c, line_width=1.5, line_dash="dashed",
+                    legend_label=f"{name} factory")
+        p2.scatter("pe", "rber", source=src["now"], color="color", size=11, line_color="black")
+        p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_width=2,
+                           line_dash="dotdash"))
+        p2.line("x", "y", source=src["life"], color=REFERENCE, line_width=2, legend_label="ECC limit / endurance")
+        _legend_below(p2, 2)
+        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+
+    return Explorable(compute, figure, [
+        Control("pe", "P/E cycles", tuple(pe_values), 0,
+                live_values=tuple(range(0, int(pe_max) + 1, int(pe_max) // 60)), fmt="{:,}"),
+        Control("days", "Retention (days since programming)", tuple(days_values), 0,
+                live_values=(0, 1, 3, 7, 14, 30, 60, 90, 180, 365, 730, 1095, 1825)),
+        Control("reads", "Reads of the block since programming", tuple(reads_values), 0,
+                live_values=(0, 1000, 3000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000), fmt="{:,}"),
+    ])
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 3: ECC strength
+# --------------------------------------------------------------------------------------------
+
+
+def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 120), codeword_bytes: int = 1024,
+                 retention_days: float = 365.0) -> Explorable:
+    """Pick how many bits a BCH code corrects per codeword: UBER against RBER, the largest RBER
+    it tolerates at the JESD218 client target, the parity it costs and the endurance it buys."""
+    model = tech.vth
+    rber_axis = np.logspace(-6, -1.5, 120)
+    pe_curve = np.linspace(0.0, 3.0 * tech.rated_pe, 31)
+    worst = np.array([_worst_retry(model, c, retention_days) for c in pe_curve])
+
+    def compute(t):
+        code = EccCode(t, codeword_bytes)
+        limit = correctable_rber(code, UBER_CLIENT)
+        life = endurance_pe_cycles(model, code, retention_days, target_uber=UBER_CLIENT, max_cycles=1e6)
+        u = np.maximum(uber(rber_axis, code), 1e-30)
+        return {
+            "uber": {"rber": rber_axis, "uber": u},
+            "limit_u": {"x": [limit, limit], "y": [1e-30, 1.0]},
+            "limit_r": {"x": [0.0, pe_curve[-1]], "y": [limit, limit]},
+            "life": {"x": [life, life], "y": [1e-7, 0.1]},
+            "summary": _summary(
+                f"BCH correcting <b>t = {t}</b> bits per {codeword_bytes} B codeword: {code.parity_bits} parity bits "
+                f"(<b>{100 * code.parity_bits / code.data_bits:.1f}%</b> of the data). It keeps UBER at or below "
+                f"10<sup>-15</sup> up to RBER <b>{limit:.1e}</b>; {tech.name} data kept {retention_days:g} days "
+                f"reaches that after <b>{life:,.0f} P/E cycles</b>."
+            ),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("uber", "limit_u", "limit_r", "life")}
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p1 = new_figure("Uncorrectable errors after ECC", "raw bit error rate (RBER)", "UBER (errors per bit read)",
+                        height=280, x_axis_type="log", y_axis_type="log", y_range=(1e-30, 1e-2),
+                        tooltips=[("RBER", "@rber{0.0e}"), ("UBER", "@uber{0.0e}")])
+        p1.line("rber", "uber", source=src["uber"], color=PROGRAMMED, line_width=2, legend_label="UBER")
+        p1.add_layout(Span(location=UBER_CLIENT, dimension="width", line_color="gray", line_dash="dashed"))
+        p1.line("x", "y", source=src["limit_u"], color=REFERENCE, line_width=2, legend_label="correctable RBER")
+        style_legend(p1, "bottom_right")
+        p2 = new_figure(f"Worst page RBER after {retention_days:g} days (read-retry)", "P/E cycles",
+                        "RBER (bit errors per bit read)", height=280, y_axis_type="log", y_range=(1e-7, 0.1),
+                        x_range=(0, pe_curve[-1]))
+        p2.line(pe_curve, np.maximum(worst, 1e-12), color=PROGRAMMED, line_width=2, legend_label="worst page")
+        p2.line("x", "y", source=src["limit_r"], color=REFERENCE, line_dash="dotdash", line_width=2,
+                legend_label="ECC limit")
+        p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
+        style_legend(p2, "bottom_right")
+        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+
+    return Explorable(compute, figure, [
+        Control("t", f"Bits corrected per {codeword_bytes} B codeword (t)", tuple(t_values), 40,
+                live_values=tuple(range(4, 161, 4))),
+    ])
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 3: eMLC, slower programming for longer life
+# --------------------------------------------------------------------------------------------
+
+
+def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+                             retention_days: float = 365.0) -> Explorable:
+    """Scale the ISPP step of ``tech`` (eMLC: smaller steps, slower programs, less oxide damage per
+    cycle): program time against endurance, and the worst page's RBER as the block wears."""
+    code = tech.ecc
+    limit = correctable_rber(code, UBER_CLIENT)
+    pe_curve = np.logspace(2, 5, 31)
+    fine = np.round(np.arange(0.3, 1.001, 0.05), 2)
+
+    @lru_cache(maxsize=1)
+    def trade():
+        return program_endurance_trade(tech.vth, tech.timing, code, fine, retention_days)
+
+    def worst_curve(model):
+        return np.array([_worst_retry(model, c, retention_days) for c in pe_curve])
+
+    base = worst_curve(tech.vth)
+    base_life = endurance_pe_cycles(tech.vth, code, retention_days, max_cycles=1e7)
+
+    def compute(scale):
+        model, timing = gentle_programming(tech.vth, tech.timing, scale)
+        life = endurance_pe_cycles(model, code, retention_days, max_cycles=1e7)
+        tr = trade()
+        return {
+            "here": {"prog": [timing.mean_prog_us], "life": [life]},
+            "worst": {"pe": pe_curve, "rber": np.nan_to_num(np.maximum(worst_curve(model), 1e-12), nan=0.5)},
+            "life": {"x": [life, life], "y": [1e-9, 0.1]},
+            "trade": {"prog": tr.mean_prog_us, "life": tr.endurance_pe, "scale": tr.step_scale},
+            "summary": _summary(
+                f"ISPP step &times; <b>{scale:g}</b>: program time per page "
+                f"{', '.join(f'{t:.0f}' for t in timing.t_prog_us)} &micro;s (mean <b>{timing.mean_prog_us:.0f} "
+                f"&micro;s</b>, {1 / scale:.1f}&times; slower), damage per cycle &times;{model.wear_rate / tech.vth.wear_rate:.2f}, "
+                f"programmed &sigma; {model.sigma_programmed:.1f} units. Endurance at {retention_days:g} days: "
+                f"<b>{life:,.0f} P/E cycles</b> ({life / base_life:.1f}&times; the standard part's {base_life:,.0f})."
+            ),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("here", "worst", "life", "trade")}
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p1 = new_figure("Slower programming buys endurance", "mean page program time (µs)",
+                        "endurance (P/E cycles)", height=280, y_axis_type="log",
+                        tooltips=[("step ×", "@scale"), ("program (µs)", "@prog{0}"), ("P/E", "@life{0}")])
+        p1.line("prog", "life", source=src["trade"], color=PROGRAMMED, line_width=2)
+        p1.scatter("prog", "life", source=src["trade"], color=PROGRAMMED, size=6, legend_label="ISPP step × 0.3 .. 1")
+        p1.scatter("prog", "life", source=src["here"], color=HIGHLIGHT, size=15, marker="diamond",
+                   legend_label="this step")
+        style_legend(p1, "bottom_right")
+        p2 = new_figure(f"Worst page RBER after {retention_days:g} days (read-retry)", "P/E cycles",
+                        "RBER (bit errors per bit read)", height=280, x_axis_type="log", y_axis_type="log",
+                        y_range=(1e-9, 0.1), x_range=(100, 1e5))
+        p2.line(pe_curve, np.maximum(base, 1e-12), color=ERASED, line_width=2, line_dash="dashed",
+                legend_label=f"{tech.name}, standard step")
+        p2.line("pe", "rber", source=src["worst"], color=PROGRAMMED, line_width=2, legend_label="this step")
+        p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_dash="dotdash", line_width=2))
+        p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
+        style_legend(p2, "top_left")
+        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+
+    return Explorable(compute, figure, [
+        Control("scale", "ISPP step (× the standard part's)", tuple(scales), 0.5,
+                live_values=tuple(float(s) for s in fine)),
+    ])

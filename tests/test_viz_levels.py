@@ -1,0 +1,129 @@
+"""Chapters 2-3 explorables: their numbers agree with the engine, each static() builds, and
+neighbouring grid points plot different data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from flashlab.cell import (EccCode, correctable_rber, default_read_refs, endurance_pe_cycles, gentle_programming,
+                           optimal_read_refs, rber_analytic, read_latency_us, vth_distributions)
+from flashlab.presets import MLC_2YNM, PRESETS, QLC_3D, TLC_1XNM
+from flashlab.viz.levels import (_clamp_refs, bits_per_cell, ecc_strength, gentle_programming_trade, gray_label,
+                                 read_points, wear)
+
+FACTORIES = {
+    "bits_per_cell": lambda: bits_per_cell(n_pages=300),
+    "read_points": read_points,
+    "wear": lambda: wear(pe_values=(0, 1000), days_values=(0, 365), reads_values=(0, 1_000_000)),
+    "ecc_strength": lambda: ecc_strength(t_values=(24, 40)),
+    "gentle_programming_trade": lambda: gentle_programming_trade(scales=(0.5, 1.0)),
+}
+
+
+def _columns_equal(a, b) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if set(a) != set(b):
+        return False
+    for k in a:
+        x, y = np.asarray(a[k]), np.asarray(b[k])
+        if x.shape != y.shape:
+            return False
+        if x.dtype.kind in "fiu":
+            if not np.array_equal(x, y, equal_nan=True):
+                return False
+        elif list(x) != list(y):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(FACTORIES))
+def test_static_builds_and_grid_points_differ(name):
+    ex = FACTORIES[name]()
+    st = ex.static()
+    assert st.grid_size == int(np.prod([len(c.values) for c in ex.controls]))
+    base = ex.compute(**ex.defaults())
+    for c in ex.controls:  # moving any one control away from its default changes what is plotted
+        other = next(v for v in c.values if v != c.default)
+        moved = ex.compute(**dict(ex.defaults(), **{c.name: other}))
+        assert any(not _columns_equal(base[k], moved[k]) for k in base), (name, c.name)
+
+
+def test_bits_per_cell_matches_levels_and_latency():
+    ex = bits_per_cell(n_pages=300)
+    for cell, key in (("SLC", "slc"), ("MLC", "mlc"), ("TLC", "tlc"), ("QLC", "qlc")):
+        tech = PRESETS[key]
+        data = ex.compute(cell=cell)
+        lv = tech.vth.levels
+        np.testing.assert_allclose(data["latency"]["lat"], read_latency_us(tech.timing))
+        np.testing.assert_array_equal(data["latency"]["senses"], lv.senses)
+        assert data["hist"]["count"].sum() == 300
+        assert len(data["refs"]["x0"]) == lv.n_states - 1
+        np.testing.assert_allclose(data["refs"]["x0"], default_read_refs(tech.vth))
+        # unused state columns are NaN, used ones integrate to 1/n_states over the window
+        dens = data["density"]
+        v = dens["v"]
+        for s in range(16):
+            if s < lv.n_states:
+                assert abs(np.trapezoid(dens[f"s{s}"], v) - 1.0 / lv.n_states) < 0.02 / lv.n_states
+            else:
+                assert np.isnan(dens[f"s{s}"]).all()
+
+
+def test_gray_labels_follow_the_nand_convention():
+    from flashlab.cell import cell_levels
+
+    assert [gray_label(cell_levels(2), s) for s in range(4)] == ["11", "01", "00", "10"]
+    labels = [gray_label(cell_levels(3), s) for s in range(8)]
+    assert labels[0] == "111"
+    assert all(sum(a != b for a, b in zip(x, y)) == 1 for x, y in zip(labels, labels[1:]))
+
+
+def test_read_points_rber_matches_engine_and_only_the_owner_page_moves():
+    ex = read_points()
+    dist = vth_distributions(TLC_1XNM.vth)
+    refs = default_read_refs(TLC_1XNM.vth)
+    base = ex.compute(ref="all", shift=0)
+    np.testing.assert_allclose(base["rber"]["rber"], np.maximum(rber_analytic(dist, refs).rber, 1e-12), rtol=1e-12)
+    moved = ex.compute(ref="V4", shift=20)
+    shifted = refs.copy()
+    shifted[3] += 20
+    np.testing.assert_allclose(moved["rber"]["rber"], rber_analytic(dist, shifted).rber, rtol=1e-12)
+    # V4 belongs to the LSB page: only the LSB RBER changes
+    assert moved["rber"]["rber"][0] > 100 * base["rber"]["rber"][0]
+    np.testing.assert_allclose(moved["rber"]["rber"][1:], base["rber"]["rber"][1:])
+
+
+def test_read_points_stay_strictly_increasing_for_qlc():
+    ex = read_points(QLC_3D)
+    data = ex.compute(ref="V3", shift=40)  # further than the next read point
+    assert np.all(np.diff(data["refs"]["x0"]) > 0)
+    assert np.all(np.diff(_clamp_refs(np.array([1.0, 1.0, 0.5]))) > 0)
+
+
+def test_wear_numbers_match_engine():
+    ex = wear(pe_values=(0, 1000), days_values=(0, 365), reads_values=(0, 1_000_000))
+    data = ex.compute(pe=1000, days=365, reads=0)
+    d = vth_distributions(TLC_1XNM.vth, 1000, 365)
+    np.testing.assert_allclose(data["optimal"]["x0"], optimal_read_refs(d))
+    np.testing.assert_allclose(data["now"]["rber"], rber_analytic(d, optimal_read_refs(d)).rber, rtol=1e-12)
+    life = endurance_pe_cycles(TLC_1XNM.vth, TLC_1XNM.ecc, 365, 0)
+    assert data["life"]["x"][0] == pytest.approx(life)
+    assert abs(life - 993) < 10
+    # far beyond the states' crossing the explorable reports lost data instead of failing
+    lost = wear(TLC_1XNM, pe_values=(0, 20_000)).compute(pe=20_000, days=0, reads=0)
+    assert "lost" in lost["summary"]
+
+
+def test_ecc_strength_and_emlc_trade_match_engine():
+    data = ecc_strength(t_values=(24, 40)).compute(t=40)
+    assert data["limit_u"]["x"][0] == pytest.approx(correctable_rber(EccCode(40, 1024)))
+    assert data["life"]["x"][0] == pytest.approx(endurance_pe_cycles(TLC_1XNM.vth, EccCode(40, 1024), 365))
+    trade = gentle_programming_trade(scales=(0.5, 1.0))
+    half = trade.compute(scale=0.5)
+    model, timing = gentle_programming(MLC_2YNM.vth, MLC_2YNM.timing, 0.5)
+    assert half["here"]["prog"][0] == pytest.approx(timing.mean_prog_us)
+    assert half["here"]["life"][0] == pytest.approx(endurance_pe_cycles(model, MLC_2YNM.ecc, 365, max_cycles=1e7))
+    full = trade.compute(scale=1.0)
+    assert half["here"]["life"][0] > 5 * full["here"]["life"][0]
