@@ -12,6 +12,7 @@ import time
 from flashlab.viz.cell import program_a_page, pulse_a_cell
 from flashlab.viz.explorable import apply
 from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
+from flashlab.viz.levels import bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
 
 TARGET_MS = 100.0
 
@@ -19,6 +20,11 @@ TARGET_MS = 100.0
 LIVE = [
     ("ch1 pulse a cell", pulse_a_cell),
     ("ch1 program a page (100k cells)", lambda: program_a_page(n_cells=100_000)),
+    ("ch2 bits per cell", bits_per_cell),
+    ("ch2 read points (TLC)", read_points),
+    ("ch3 wear (TLC)", wear),
+    ("ch3 ECC strength", ecc_strength),
+    ("ch3 eMLC trade", gentle_programming_trade),
     ("ftl step a device (5 x 10 pages)", step_a_device),
     ("gc fill without GC (256 x 32)", fill_without_gc),
     ("gc WA vs op (1024 x 32)", lambda: wa_vs_op(blocks=1024)),
