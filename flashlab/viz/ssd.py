@@ -1,0 +1,445 @@
+"""Explorables for the write-cliff chapter: a whole SSD in time (:mod:`flashlab.ssd`).
+
+* :func:`preconditioning_curve`: over-provisioning x queue depth -> the SNIA PTS write
+  saturation curve (IOPS per round against drive writes: fresh-out-of-box, cliff, steady state),
+  the p99 / p99.9 latency of each round and the free superblocks.
+* :func:`tail_latency`: GC mode x open-loop write rate -> log-scale latency histograms of the
+  first and the last drive write, latency and free space over time, foreground-GC share.
+* :func:`read_behind`: the operation a plane is busy with x suspend x when the read arrives ->
+  a Gantt chart of the plane and the read's latency (``nand_timeline``).
+* :func:`fast_pages`: fast-page steering x write rate -> histogram of host write latency.
+
+Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for
+the HTML book or ``.live()`` in a kernel. Every number comes from the engine (``flashlab.ssd``).
+The chapter's devices are small (64 MiB of user data, 16 pages per block, 16 planes) so that a
+point computes in a fraction of a second; their IOPS are those of the full-size default
+(``flashlab cliff``), since the planes and timing are the same.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from bokeh.layouts import column
+from bokeh.models import ColumnDataSource, Div, FactorRange, LinearAxis, Range1d
+
+from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
+from ..workload import Workload
+from .explorable import Control, Explorable
+from .style import HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, new_figure
+
+#: User capacity of the chapter's small devices (bytes) and their pages per (plane) block.
+DEVICE_BYTES = 64 * 2**20
+PAGES_PER_BLOCK = 16
+#: Colours: before / after the cliff, and the plane's operations in the Gantt chart.
+BEFORE, AFTER = PALETTE[0], PALETTE[3]
+SEGMENT_COLOURS = {"erase": PALETTE[7], "program": PROGRAMMED, "resume overhead": "#000000",
+                   "read: sense + transfer": HIGHLIGHT, "read: waiting": "#f4a3a3"}
+
+
+def _summary(html: str) -> str:
+    return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
+
+
+def _legend_below(p, ncols: int = 2) -> None:
+    """Move the figure's legend under the plot area (the text column is narrow)."""
+    leg = p.legend[0]
+    p.center.remove(leg)
+    leg.ncols = ncols
+    leg.label_text_font_size = "12px"
+    leg.click_policy = "hide"
+    leg.border_line_alpha = 0
+    p.add_layout(leg, "below")
+
+
+def small_config(op: float, **kwargs) -> SsdConfig:
+    """The chapter's device: :data:`DEVICE_BYTES` of user data at over-provisioning ``op``, MLC
+    timing (Micron L95B), 4 channels x 2 dies x 2 planes, :data:`PAGES_PER_BLOCK` pages per block.
+    Other keyword arguments go to :class:`~flashlab.ssd.SsdConfig`."""
+    return SsdConfig(geometry=ssd_geometry(DEVICE_BYTES, op, pages_per_block=PAGES_PER_BLOCK), **kwargs)
+
+
+# =============================================================================== preconditioning curve
+PTS_OPS = (0.1, 0.2, 0.4, 0.7)
+PTS_QDS = (1, 4, 8, 32)
+
+
+@lru_cache(maxsize=256)
+def pts_point(op: float, qd: int, fills: float = 4.0, seed: int = 0):
+    """SNIA PTS write saturation on the chapter's small device (cached)."""
+    return write_saturation(small_config(op), qd=qd, fills=fills, seed=seed, progress=False)
+
+
+def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
+    """Over-provisioning and queue depth -> IOPS per round against drive writes (PTS write
+    saturation, 10 rounds per drive write) with FOB, cliff and steady-state window marked;
+    p99 and p99.9 per round; free superblocks per round."""
+
+    def compute(op, qd):
+        r = pts_point(op, qd, fills, seed)
+        x = r.round_fills
+        step = x[0]
+        ss = r.steady
+        steady = ({"left": [x[ss.start] - step], "right": [x[ss.end]], "bottom": [0.0], "top": [ss.mean]}
+                  if ss.reached else {"left": [], "right": [], "bottom": [], "top": []})
+        cliff = ({"x": [r.cliff_fills], "y": [float(r.round_iops[r.cliff_round])]} if r.cliff_round >= 0
+                 else {"x": [], "y": []})
+        if r.cliff_round >= 0:
+            cliff_txt = (f"The <b>cliff</b> comes after <b>{r.cliff_fills:.1f} drive writes</b> "
+                         f"({r.cliff_time_s:.1f} s at this speed); p99 latency {r.before['p99'] / 1e3:.1f} ms "
+                         f"before it, {r.after['p99'] / 1e3:.1f} ms after.")
+        else:
+            cliff_txt = ("<b>No cliff</b>: the host writes too slowly to outrun background GC, which works in "
+                         "the planes' idle time.")
+        steady_txt = (f"steady state (PTS criteria) in rounds {ss.start + 1}&ndash;{ss.end + 1}: "
+                      f"<b>{r.steady_iops:,.0f} IOPS</b>" if ss.reached else
+                      f"<b>no steady state</b> within {fills:g} drive writes (last 5 rounds: "
+                      f"{r.steady_iops:,.0f} IOPS)")
+        return {
+            "rounds": {"fills": x, "iops": r.round_iops, "p99": r.round_p99_us / 1e3,
+                       "p999": r.round_p999_us / 1e3, "wa": r.round_wa, "free": r.round_free_blocks,
+                       "fg": 100 * np.nan_to_num(r.round_fg_share)},
+            "fob": {"x": [0.0, float(x[-1])], "y": [r.fob_iops, r.fob_iops]},
+            "steady": steady,
+            "cliff": cliff,
+            "summary": _summary(
+                f"op = {op:.2f}, queue depth {qd}: fresh out of box <b>{r.fob_iops:,.0f} IOPS</b>; "
+                f"{steady_txt}, write amplification {r.steady_wa:.2f}. {cliff_txt}"),
+        }
+
+    def figure(data):
+        rounds = ColumnDataSource(data["rounds"])
+        fob = ColumnDataSource(data["fob"])
+        steady = ColumnDataSource(data["steady"])
+        cliff = ColumnDataSource(data["cliff"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        xr = Range1d(0, fills * 1.02)
+        tips = [("drive writes", "@fills{0.0}"), ("IOPS", "@iops{0,0}"), ("p99 (ms)", "@p99{0.0}"),
+                ("p99.9 (ms)", "@p999{0.0}"), ("WA", "@wa{0.00}"), ("free superblocks", "@free"),
+                ("foreground GC (% of time)", "@fg{0}")]
+        p1 = new_figure("Write saturation: random 4 KiB writes after a purge",
+                        "host writes (drive writes: multiples of the user capacity)", "IOPS", height=340,
+                        x_range=xr, y_range=Range1d(0, 11500), tooltips=tips)
+        p1.quad(left="left", right="right", bottom="bottom", top="top", source=steady, color="#2ca02c", alpha=0.2,
+                legend_label="steady-state window")
+        p1.line("x", "y", source=fob, color="#7f7f7f", line_dash="dashed", line_width=1.5,
+                legend_label="fresh-out-of-box IOPS")
+        p1.line("fills", "iops", source=rounds, color=PROGRAMMED, line_width=2)
+        p1.scatter("fills", "iops", source=rounds, color=PROGRAMMED, size=6, legend_label="IOPS per round")
+        p1.scatter("x", "y", source=cliff, marker="inverted_triangle", size=16, color=REFERENCE,
+                   line_color="black", legend_label="the cliff")
+        _legend_below(p1)
+        p2 = new_figure("Latency of each round", "host writes (drive writes)", "latency (ms, log scale)",
+                        height=280, x_range=xr, y_axis_type="log", y_range=Range1d(0.5, 200), tooltips=tips)
+        p2.line("fills", "p99", source=rounds, color=HIGHLIGHT, line_width=2, legend_label="p99")
+        p2.line("fills", "p999", source=rounds, color=REFERENCE, line_width=2, line_dash="dashed",
+                legend_label="p99.9")
+        _legend_below(p2)
+        p3 = new_figure("Free space and foreground GC", "host writes (drive writes)", "free superblocks",
+                        height=240, x_range=xr, y_range=Range1d(0, 100), tooltips=tips)
+        p3.extra_y_ranges = {"share": Range1d(0, 100)}
+        p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (% of time)",
+                                 axis_label_text_font_style="normal"), "right")
+        p3.line("fills", "free", source=rounds, color=PROGRAMMED, line_width=2, legend_label="free superblocks")
+        p3.line("fills", "fg", source=rounds, color=REFERENCE, line_width=2, line_dash="dotted",
+                y_range_name="share", legend_label="foreground GC (%)")
+        _legend_below(p3)
+        return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
+                {"rounds": rounds, "fob": fob, "steady": steady, "cliff": cliff, "summary": summary})
+
+    return Explorable(
+        compute,
+        figure,
+        [
+            Control("op", "Over-provisioning op", PTS_OPS, 0.2,
+                    live_values=tuple(np.round(np.arange(0.1, 1.001, 0.05), 2)), fmt="{:.2f}"),
+            Control("qd", "Queue depth (requests outstanding)", PTS_QDS, 32, live_values=(1, 2, 4, 8, 16, 32, 64),
+                    fmt="{:d}"),
+        ],
+    )
+
+
+# =============================================================================== tail latency
+RATES = (1000, 2000, 3000, 4000, 5000)
+GC_LABELS = {"background": "background (idle time) + foreground when short",
+             "foreground": "foreground only (when short of blocks)"}
+HIST_LO_US, HIST_HI_US, HIST_BINS = 100.0, 1e7, 10
+
+
+@lru_cache(maxsize=256)
+def rate_point(gc: str, rate: int, op: float = 0.2, fills: float = 3.0, seed: int = 0):
+    """Open-loop random 4 KiB writes at ``rate`` IOPS (Poisson) for ``fills`` drive writes (cached)."""
+    return simulate_io(small_config(op, gc=gc), HostLoad(qd=32, rate_iops=float(rate), workload=Workload("uniform")),
+                       fills=fills, seed=seed, progress=False)
+
+
+def first_last_fill(r) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the requests issued in the first and in the last drive write."""
+    n = r.op.size
+    i = np.arange(n)
+    return i < r.user_pages, i >= n - r.user_pages
+
+
+def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorable:
+    """GC mode and open-loop write rate -> latency histograms (log bins) of the first and the
+    last drive write, p99 latency per interval over time, free superblocks and foreground share."""
+
+    def hist(lat):
+        edges = np.logspace(math.log10(HIST_LO_US), math.log10(HIST_HI_US),
+                            int(round(math.log10(HIST_HI_US / HIST_LO_US) * HIST_BINS)) + 1)
+        lat = np.clip(lat[np.isfinite(lat)], HIST_LO_US, HIST_HI_US * 0.999)
+        return 100 * np.histogram(lat, edges)[0] / max(lat.size, 1), edges
+
+    def compute(gc, rate):
+        r = rate_point(gc, rate, op, fills, seed)
+        first, last = first_last_fill(r)
+        hb, edges = hist(r.latency_us[first])
+        ha, _ = hist(r.latency_us[last])
+        pb = np.percentile(r.latency_us[first], [50, 99, 99.9])
+        pa = np.percentile(r.latency_us[last], [50, 99, 99.9])
+        iv = r.intervals(60, by="time")
+        t = 0.5 * (iv["start_us"] + iv["end_us"]) / 1e6
+        last_iops = r.iops(phase=None)
+        keeps_up = pa[1] < 50e3
+        verdict = ("GC keeps up" if keeps_up else
+                   "<b>the drive cannot keep up</b>: requests pile up in the host queue and wait for seconds")
+        return {
+            "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "before": hb, "after": ha},
+            "pcts": {"x": np.array([pb[1], pa[1]]) / 1e3, "y0": [0.0, 0.0], "y1": [100.0, 100.0],
+                     "what": ["p99, first drive write", "p99, last drive write"]},
+            "time": {"t": t, "p99": iv["p99"] / 1e3, "p50": iv["p50"] / 1e3, "free": iv["free_blocks"],
+                     "fg": 100 * np.nan_to_num(iv["fg_share"])},
+            "summary": _summary(
+                f"{rate:,} writes/s arriving at random (Poisson), GC <b>{gc}</b>, op = {op:g}. First drive write: "
+                f"p50 {pb[0] / 1e3:.2f} ms, <b>p99 {pb[1] / 1e3:.2f} ms</b>. Last drive write: p50 "
+                f"{pa[0] / 1e3:.2f} ms, <b>p99 {pa[1] / 1e3:,.1f} ms</b>, p99.9 {pa[2] / 1e3:,.1f} ms "
+                f"({last_iops:,.0f} IOPS completed over the run): {verdict}."),
+        }
+
+    def figure(data):
+        h = ColumnDataSource(data["hist"])
+        pc = ColumnDataSource(data["pcts"])
+        tm = ColumnDataSource(data["time"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p1 = new_figure("Write latency, first and last drive write", "latency (ms, log scale)",
+                        "share of requests (%)", height=320, x_axis_type="log",
+                        x_range=Range1d(HIST_LO_US / 1e3, HIST_HI_US / 1e3), y_range=Range1d(0, 100),
+                        tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}"),
+                                  ("first drive write (%)", "@before{0.0}"), ("last drive write (%)", "@after{0.0}")])
+        p1.quad(left="left", right="right", bottom=0, top="before", source=h, color=BEFORE, alpha=0.5,
+                legend_label="first drive write (fresh)")
+        p1.quad(left="left", right="right", bottom=0, top="after", source=h, color=AFTER, alpha=0.5,
+                legend_label="last drive write (GC running)")
+        p1.segment(x0="x", x1="x", y0="y0", y1="y1", source=pc, color="black", line_dash="dashed", line_width=1.5,
+                   legend_label="p99 of each")
+        _legend_below(p1)
+        p2 = new_figure("Latency over time", "time (s)", "latency (ms, log scale)", height=280,
+                        y_axis_type="log", y_range=Range1d(0.5, 1e4),
+                        tooltips=[("time (s)", "@t{0.0}"), ("p50 (ms)", "@p50{0.0}"), ("p99 (ms)", "@p99{0.0}"),
+                                  ("free superblocks", "@free"), ("foreground GC (%)", "@fg{0}")])
+        p2.line("t", "p50", source=tm, color=PROGRAMMED, line_width=2, legend_label="p50")
+        p2.line("t", "p99", source=tm, color=HIGHLIGHT, line_width=2, legend_label="p99")
+        _legend_below(p2)
+        p3 = new_figure("Free space and foreground GC", "time (s)", "free superblocks", height=240,
+                        x_range=p2.x_range, y_range=Range1d(0, 80),
+                        tooltips=[("time (s)", "@t{0.0}"), ("free superblocks", "@free"),
+                                  ("foreground GC (%)", "@fg{0}")])
+        p3.extra_y_ranges = {"share": Range1d(0, 100)}
+        p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (% of time)",
+                                 axis_label_text_font_style="normal"), "right")
+        p3.line("t", "free", source=tm, color=PROGRAMMED, line_width=2, legend_label="free superblocks")
+        p3.line("t", "fg", source=tm, color=REFERENCE, line_width=2, line_dash="dotted", y_range_name="share",
+                legend_label="foreground GC (%)")
+        _legend_below(p3)
+        return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
+                {"hist": h, "pcts": pc, "time": tm, "summary": summary})
+
+    return Explorable(
+        compute,
+        figure,
+        [
+            Control("gc", "Garbage collection", ("background", "foreground"), "background", fmt="{}"),
+            Control("rate", "Write rate (4 KiB writes per second)", RATES, 2000,
+                    live_values=tuple(range(500, 6001, 500)), fmt="{:,d}"),
+        ],
+    )
+
+
+# =============================================================================== a read behind an erase
+OPERATIONS = {"erase": ("erase", 0), "lower-page program": ("program", 0), "upper-page program": ("program", 1)}
+ARRIVALS = (50, 500, 1000, 2000)
+ROWS = ("host read", "plane 0")
+
+
+@lru_cache(maxsize=512)
+def read_behind_point(operation: str, suspend: bool, arrival_us: float, timing: str = "mlc"):
+    """``nand_timeline`` of one operation on plane 0 at t = 0 and a lower-page read of the same
+    plane arriving at ``arrival_us``; returns (timeline, unloaded read latency)."""
+    kind, ptype = OPERATIONS[operation]
+    config = SsdConfig(gc="off", suspend=suspend, timing=timing)
+    tl = nand_timeline([(0.0, kind, 0, ptype), (float(arrival_us), "read", 0, 0)], config)
+    alone = nand_timeline([(0.0, "read", 0, 0)], config)["latency_us"][0]
+    return tl, float(alone), config
+
+
+def gantt_segments(operation: str, suspend: bool, arrival_us: float, timing: str = "mlc") -> dict:
+    """Bars of the Gantt chart: the plane's operation (split where the read suspends it, with
+    the resume overhead) and the read (waiting, then sense + transfer)."""
+    tl, alone, config = read_behind_point(operation, suspend, arrival_us, timing)
+    kind = OPERATIONS[operation][0]
+    s0, d0 = float(tl["start_us"][0]), float(tl["done_us"][0])
+    a1, s1, d1 = float(tl["arrival_us"][1]), float(tl["start_us"][1]), float(tl["done_us"][1])
+    segs = []  # (row, left, right, what)
+    if tl["suspensions"]:
+        overhead = config.resume_overhead_us
+        segs += [("plane 0", s0, s1, kind), ("plane 0", s1, d1, "read: sense + transfer"),
+                 ("plane 0", d1, d1 + overhead, "resume overhead"), ("plane 0", d1 + overhead, d0, kind)]
+    else:
+        segs += [("plane 0", s0, d0, kind)]
+        segs.append(("plane 0", s1, d1, "read: sense + transfer"))
+    if s1 > a1:
+        segs.append(("host read", a1, s1, "read: waiting"))
+    segs.append(("host read", s1, d1, "read: sense + transfer"))
+    return {"row": [s[0] for s in segs], "left": [s[1] for s in segs], "right": [s[2] for s in segs],
+            "what": [s[3] for s in segs], "colour": [SEGMENT_COLOURS[s[3]] for s in segs],
+            "length": [s[2] - s[1] for s in segs]}
+
+
+def read_behind(timing: str = "mlc") -> Explorable:
+    """Operation on the plane, suspend and read arrival -> Gantt chart of the plane and the read,
+    and the read's latency after every operation (log scale)."""
+
+    def compute(operation, suspend, arrival):
+        sus = suspend == "on"
+        tl, alone, config = read_behind_point(operation, sus, arrival, timing)
+        lat = float(tl["latency_us"][1])
+        names, lats, cols = [], [], []
+        for op_name in OPERATIONS:
+            for s in (False, True):
+                t2, _, _ = read_behind_point(op_name, s, arrival, timing)
+                names.append(f"{op_name}, suspend {'on' if s else 'off'}")
+                lats.append(float(t2["latency_us"][1]))
+                cols.append(HIGHLIGHT if (op_name == operation and s == sus) else "#9ecae1")
+        names.append("idle plane")
+        lats.append(alone)
+        cols.append("#bbbbbb")
+        kind, ptype = OPERATIONS[operation]
+        t = config.timing
+        op_us = t.t_erase_us if kind == "erase" else t.t_prog_us[ptype]
+        late = float(tl["done_us"][0]) - float(read_behind_point(operation, False, arrival, timing)[0]["done_us"][0])
+        return {
+            "gantt": gantt_segments(operation, sus, arrival, timing),
+            "bars": {"name": names, "latency": lats, "colour": cols, "text": [f"{v:,.0f} µs" for v in lats]},
+            "summary": _summary(
+                f"Plane 0 starts a <b>{operation}</b> ({op_us:,.0f} &micro;s) at t = 0; a host read of a lower "
+                f"page on the same plane arrives at t = {arrival:,} &micro;s. Suspend <b>{suspend}</b>: the read "
+                f"takes <b>{lat:,.0f} &micro;s</b>, {lat / alone:.1f}x its {alone:.0f} &micro;s on an idle plane"
+                + (f"; the {kind} finishes {late:.0f} &micro;s later than without suspend."
+                   if tl["suspensions"] else ".")),
+        }
+
+    def figure(data):
+        g = ColumnDataSource(data["gantt"])
+        b = ColumnDataSource(data["bars"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p1 = new_figure("What plane 0 does, and what the read does", "time (µs)", "", height=220,
+                        y_range=FactorRange(*ROWS), x_range=Range1d(-50, 3450),
+                        tooltips=[("", "@what"), ("from (µs)", "@left{0,0.0}"), ("to (µs)", "@right{0,0.0}"),
+                                  ("length (µs)", "@length{0,0.0}")])
+        p1.hbar(y="row", left="left", right="right", height=0.6, source=g, color="colour", line_color="white",
+                legend_field="what")
+        _legend_below(p1)
+        p1.ygrid.visible = False
+        p2 = new_figure("Read latency (read arriving at this time)", "read latency (µs, log scale)", "",
+                        height=300, x_axis_type="log", x_range=Range1d(30, 2e4), y_range=FactorRange(*data["bars"]["name"]),
+                        tooltips=[("", "@name"), ("latency (µs)", "@latency{0,0.0}")])
+        p2.hbar(y="name", left=30, right="latency", height=0.7, source=b, color="colour")
+        p2.text(x="latency", y="name", text="text", source=b, x_offset=4, text_baseline="middle",
+                text_font_size="12px")
+        p2.ygrid.visible = False
+        return column(summary, p1, p2, sizing_mode="stretch_width"), {"gantt": g, "bars": b, "summary": summary}
+
+    return Explorable(
+        compute,
+        figure,
+        [
+            Control("operation", "Plane 0 is busy with", tuple(OPERATIONS), "erase", fmt="{}"),
+            Control("suspend", "Program/erase suspend", ("off", "on"), "off", fmt="{}"),
+            Control("arrival", "Read arrives at (µs after the operation starts)", ARRIVALS, 50,
+                    live_values=(50, 100, 250, 500, 750, 1000, 1500, 2000, 2500, 3000), fmt="{:,d}"),
+        ],
+    )
+
+
+# =============================================================================== fast and slow pages
+STEER_RATES = (1000, 2000, 3000)
+FAST_LIMIT_US = 1200.0
+
+
+@lru_cache(maxsize=64)
+def steering_point(steering: bool, rate: int, op: float = 0.2, fills: float = 2.0, seed: int = 0):
+    """Open-loop random writes with or without fast-page steering (cached)."""
+    return simulate_io(small_config(op, steering=steering),
+                       HostLoad(qd=32, rate_iops=float(rate), workload=Workload("uniform")),
+                       fills=fills, seed=seed, progress=False)
+
+
+def fast_share(r) -> float:
+    """Share of the host writes of the last drive write that finished within
+    :data:`FAST_LIMIT_US` (a lower-page program plus its transfer, 862 us, with little waiting)."""
+    _, last = first_last_fill(r)
+    lat = r.latency_us[last]
+    return float(np.mean(lat[np.isfinite(lat)] <= FAST_LIMIT_US))
+
+
+def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable:
+    """Fast-page steering and write rate -> histogram of host write latency over the last drive
+    write (linear bins of 100 us), with and without steering."""
+    edges = np.arange(0.0, 6001.0, 100.0)
+
+    def compute(steering, rate):
+        on = steering == "on"
+        r = steering_point(on, rate, op, fills, seed)
+        other = steering_point(not on, rate, op, fills, seed)
+        _, last = first_last_fill(r)
+        lat = np.clip(r.latency_us[last], 0, edges[-1] - 1)
+        share = 100 * np.histogram(lat, edges)[0] / lat.size
+        lo = np.clip(other.latency_us[last], 0, edges[-1] - 1)
+        share_o = 100 * np.histogram(lo, edges)[0] / lo.size
+        p = np.percentile(r.latency_us[last], [50, 90, 99])
+        po = np.percentile(other.latency_us[last], [50, 90, 99])
+        return {
+            "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "this": share, "other": share_o},
+            "summary": _summary(
+                f"{rate:,} random writes/s, GC running (last of {fills:g} drive writes). Steering <b>{steering}</b>: "
+                f"<b>{fast_share(r):.0%}</b> of host writes finish within {FAST_LIMIT_US / 1e3:.1f} ms (fast "
+                f"pages) against {fast_share(other):.0%} with steering {'off' if on else 'on'}; p50 / p90 / p99 "
+                f"{p[0] / 1e3:.2f} / {p[1] / 1e3:.2f} / {p[2] / 1e3:.2f} ms (steering {'off' if on else 'on'}: "
+                f"{po[0] / 1e3:.2f} / {po[1] / 1e3:.2f} / {po[2] / 1e3:.2f} ms)."),
+        }
+
+    def figure(data):
+        h = ColumnDataSource(data["hist"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = new_figure("Host write latency: fast and slow pages", "write latency (ms)", "share of writes (%)",
+                       height=320, x_range=Range1d(0, 6), y_range=Range1d(0, 75),
+                       tooltips=[("from (ms)", "@left{0.0}"), ("to (ms)", "@right{0.0}"),
+                                 ("this setting (%)", "@this{0.0}"), ("other setting (%)", "@other{0.0}")])
+        p.quad(left="left", right="right", bottom=0, top="other", source=h, color="#bbbbbb", alpha=0.7,
+               legend_label="the other steering setting")
+        p.quad(left="left", right="right", bottom=0, top="this", source=h, color=PROGRAMMED, alpha=0.6,
+               legend_label="this setting")
+        _legend_below(p)
+        return column(summary, p, sizing_mode="stretch_width"), {"hist": h, "summary": summary}
+
+    return Explorable(
+        compute,
+        figure,
+        [
+            Control("steering", "Fast-page steering", ("off", "on"), "on", fmt="{}"),
+            Control("rate", "Write rate (4 KiB writes per second)", STEER_RATES, 1000,
+                    live_values=(500, 1000, 1500, 2000, 2500, 3000), fmt="{:,d}"),
+        ],
+    )

@@ -1,0 +1,105 @@
+"""Explorables of the write-cliff chapter: their data come from the engine (``flashlab.ssd``),
+every static grid builds, and different grid points plot different data."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from flashlab.ssd import SsdConfig, nand_timeline, write_saturation
+from flashlab.viz import ssd as S
+
+
+FACTORIES = [S.preconditioning_curve, S.tail_latency, S.read_behind, S.fast_pages]
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_static_builds_and_every_grid_point_differs(factory):
+    ex = factory()
+    st = ex.static()
+    sizes = [len(c.values) for c in ex.controls]
+    assert st.grid_size == int(np.prod(sizes))
+    points = [ex.compute(**dict(zip((c.name for c in ex.controls), combo)))
+              for combo in itertools.product(*(c.values for c in ex.controls))]
+    summaries = [p["summary"] for p in points]
+    assert len(set(summaries)) == len(summaries), "two settings give the same summary"
+    for p in points:
+        assert p["summary"].strip()
+
+
+def test_preconditioning_curve_is_the_engines_pts_run():
+    ex = S.preconditioning_curve()
+    d = ex.compute(op=0.2, qd=32)
+    r = write_saturation(S.small_config(0.2), qd=32, fills=4.0, seed=0)
+    np.testing.assert_allclose(d["rounds"]["iops"], r.round_iops)
+    np.testing.assert_allclose(d["rounds"]["p99"], r.round_p99_us / 1e3)
+    np.testing.assert_allclose(d["rounds"]["fills"], r.round_fills)
+    assert d["fob"]["y"][0] == pytest.approx(r.fob_iops)
+    # the cliff marker sits at the engine's cliff round; the steady band spans its window
+    assert r.cliff_round >= 0 and d["cliff"]["x"] == [r.cliff_fills]
+    assert r.steady.reached and d["steady"]["top"] == [pytest.approx(r.steady.mean)]
+    assert d["steady"]["right"] == [pytest.approx(r.round_fills[r.steady.end])]
+
+
+def test_slow_host_sees_no_cliff_and_more_spare_raises_the_steady_state():
+    assert S.pts_point(0.2, 1).cliff_round == -1
+    assert S.pts_point(0.4, 32).steady_iops > 1.5 * S.pts_point(0.2, 32).steady_iops
+    for op in S.PTS_OPS:
+        assert S.pts_point(op, 32).fob_iops == pytest.approx(10_000, rel=0.05)
+
+
+def test_tail_latency_histograms_count_the_first_and_last_drive_write():
+    ex = S.tail_latency()
+    d = ex.compute(gc="foreground", rate=2000)
+    r = S.rate_point("foreground", 2000)
+    first, last = S.first_last_fill(r)
+    assert first.sum() == last.sum() == r.user_pages
+    assert sum(d["hist"]["before"]) == pytest.approx(100.0, abs=1e-6)
+    assert sum(d["hist"]["after"]) == pytest.approx(100.0, abs=1e-6)
+    assert d["pcts"]["x"][1] == pytest.approx(np.percentile(r.latency_us[last], 99) / 1e3)
+    # the log bins are contiguous and cover the range
+    left, right = np.asarray(d["hist"]["left"]), np.asarray(d["hist"]["right"])
+    np.testing.assert_allclose(left[1:], right[:-1])
+    # background GC keeps up at 2000 writes/s; foreground-only GC grows a tail
+    bg = S.rate_point("background", 2000)
+    assert np.percentile(bg.latency_us[last], 99) < 10e3 < np.percentile(r.latency_us[last], 99)
+
+
+@pytest.mark.parametrize("operation", list(S.OPERATIONS))
+@pytest.mark.parametrize("suspend", [False, True])
+def test_gantt_matches_nand_timeline(operation, suspend):
+    kind, ptype = S.OPERATIONS[operation]
+    tl = nand_timeline([(0.0, kind, 0, ptype), (50.0, "read", 0, 0)], SsdConfig(gc="off", suspend=suspend))
+    g = S.gantt_segments(operation, suspend, 50)
+    plane = [(l, r, w) for row, l, r, w in zip(g["row"], g["left"], g["right"], g["what"]) if row == "plane 0"]
+    read = [(l, r, w) for row, l, r, w in zip(g["row"], g["left"], g["right"], g["what"]) if row == "host read"]
+    # the plane's bars never overlap and end when the operation ends
+    for a, b in zip(plane, plane[1:]):
+        assert a[1] <= b[0] + 1e-9
+    assert max(r for _, r, _ in plane) == pytest.approx(max(tl["done_us"]))
+    # the read's bars run from its arrival to its completion
+    assert read[0][0] == pytest.approx(50.0) and read[-1][1] == pytest.approx(tl["done_us"][1])
+    busy = sum(r - l for l, r, w in plane if w == kind)
+    op_us = S.SsdConfig().timing.t_erase_us if kind == "erase" else S.SsdConfig().timing.t_prog_us[ptype]
+    assert busy >= op_us
+    if suspend:
+        assert tl["suspensions"] == 1 and tl["latency_us"][1] < 100
+    else:
+        assert tl["latency_us"][1] > 800
+
+
+def test_read_behind_erase_is_about_fifty_times_an_idle_read():
+    d = S.read_behind().compute(operation="erase", suspend="off", arrival=50)
+    bars = dict(zip(d["bars"]["name"], d["bars"]["latency"]))
+    ratio = bars["erase, suspend off"] / bars["idle plane"]
+    assert 45 < ratio < 62
+    assert bars["erase, suspend on"] == pytest.approx(bars["idle plane"])
+
+
+def test_steering_puts_more_host_writes_on_fast_pages():
+    off, on = S.steering_point(False, 1000), S.steering_point(True, 1000)
+    assert S.fast_share(on) > S.fast_share(off) + 0.15
+    d = S.fast_pages().compute(steering="on", rate=1000)
+    assert sum(d["hist"]["this"]) == pytest.approx(100.0, abs=1e-6)
