@@ -13,6 +13,7 @@ from flashlab.viz.cell import program_a_page, pulse_a_cell
 from flashlab.viz.explorable import apply
 from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
 from flashlab.viz.levels import bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
+from flashlab.viz.ssd import fast_pages, preconditioning_curve, read_behind, tail_latency
 
 TARGET_MS = 100.0
 
@@ -30,6 +31,10 @@ LIVE = [
     ("gc WA vs op (1024 x 32)", lambda: wa_vs_op(blocks=1024)),
     ("gc hot/cold skew (512 x 32)", lambda: hot_cold_skew(blocks=512)),
     ("gc wear levelling (256 x 32)", wear_levelling),
+    ("cliff PTS curve (64 MiB, 4 fills)", preconditioning_curve),
+    ("cliff tail latency (64 MiB, 3 fills)", tail_latency),
+    ("cliff read behind an erase", read_behind),
+    ("cliff fast-page steering (64 MiB)", fast_pages),
 ]
 
 

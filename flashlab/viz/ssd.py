@@ -140,7 +140,7 @@ def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
         p3 = new_figure("Free space and foreground GC", "host writes (drive writes)", "free superblocks",
                         height=240, x_range=xr, y_range=Range1d(0, 100), tooltips=tips)
         p3.extra_y_ranges = {"share": Range1d(0, 100)}
-        p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (% of time)",
+        p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (%)",
                                  axis_label_text_font_style="normal"), "right")
         p3.line("fills", "free", source=rounds, color=PROGRAMMED, line_width=2, legend_label="free superblocks")
         p3.line("fills", "fg", source=rounds, color=REFERENCE, line_width=2, line_dash="dotted",
@@ -247,7 +247,7 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
                         tooltips=[("time (s)", "@t{0.0}"), ("free superblocks", "@free"),
                                   ("foreground GC (%)", "@fg{0}")])
         p3.extra_y_ranges = {"share": Range1d(0, 100)}
-        p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (% of time)",
+        p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (%)",
                                  axis_label_text_font_style="normal"), "right")
         p3.line("t", "free", source=tm, color=PROGRAMMED, line_width=2, legend_label="free superblocks")
         p3.line("t", "fg", source=tm, color=REFERENCE, line_width=2, line_dash="dotted", y_range_name="share",
@@ -424,7 +424,7 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
         h = ColumnDataSource(data["hist"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Host write latency: fast and slow pages", "write latency (ms)", "share of writes (%)",
-                       height=320, x_range=Range1d(0, 6), y_range=Range1d(0, 75),
+                       height=320, x_range=Range1d(0, 4.5), y_range=Range1d(0, 75),
                        tooltips=[("from (ms)", "@left{0.0}"), ("to (ms)", "@right{0.0}"),
                                  ("this setting (%)", "@this{0.0}"), ("other setting (%)", "@other{0.0}")])
         p.quad(left="left", right="right", bottom=0, top="other", source=h, color="#bbbbbb", alpha=0.7,
