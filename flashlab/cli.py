@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Modules that provide subcommands, in the order they are listed by ``flashlab --help``.
@@ -39,7 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"flashlab {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    print(text)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
