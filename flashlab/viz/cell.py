@@ -15,17 +15,13 @@ from bokeh.models import ColumnDataSource, Div, Span
 from ..cell.floating_gate import FG_CELL_2XNM, FloatingGateCell
 from ..cell.ispp import CellVariation, IsppParams, program_cell, program_page
 from .explorable import Control, Explorable
-from .style import ERASED, HIGHLIGHT, PROGRAMMED, REFERENCE, new_figure, style_legend
+from .style import ERASED, HIGHLIGHT, PROGRAMMED, REFERENCE, new_figure, style_legend, summary_html
 
 #: Pulse and verify lengths used by the chapter's explorables (s): 10 us each, the order of
 #: NAND ISPP loops (Suh et al. 1995).
 T_PULSE, T_VERIFY = 10e-6, 10e-6
 #: Erased threshold the chapter's cells start from (V).
 VTH_ERASED = -3.0
-
-
-def _summary(html: str) -> str:
-    return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
 
 
 def pulse_a_cell(cell: FloatingGateCell = FG_CELL_2XNM, max_pulses: int = 120) -> Explorable:
@@ -43,7 +39,7 @@ def pulse_a_cell(cell: FloatingGateCell = FG_CELL_2XNM, max_pulses: int = 120) -
         return {
             "trace": {"pulse": pulse, "vth": vth, "electrons": electrons, "dvth": dvth, "v_pulse": v_pulse},
             "verify": {"x": [0.0, max(tr.n_pulses, 1) + 0.5], "y": [v_verify, v_verify]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"<b>{tr.n_pulses} pulses</b> ({tr.time_us:.0f} &micro;s of pulse + verify); the cell {status} "
                 f"at V<sub>th</sub> = {tr.vth[-1]:.2f} V with {tr.electrons[-1]:.0f} electrons on its floating "
                 f"gate. The last pulse raised V<sub>th</sub> by {dvth[-1]:.2f} V for a {v_step:g} V step."
@@ -117,7 +113,7 @@ def program_a_page(
             "trade": {"step": np.array(steps), "sigma": np.array([float(r.vth.std()) for r in trade]),
                       "time": np.array([r.time_us for r in trade])},
             "here": {"step": [v_step], "sigma": [width], "time": [res.time_us]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{n_cells:,} cells, <b>{res.page_pulses} pulses</b> for the slowest cell "
                 f"(page program time {res.time_us:.0f} &micro;s). Programmed V<sub>th</sub>: standard deviation "
                 f"<b>{width * 1000:.0f} mV</b> (a uniform spread one step wide would give "

@@ -29,7 +29,9 @@ from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, 
                    wa_fifo, wa_greedy)
 from ..workload import Workload
 from .explorable import Control, Explorable, StaticExplorable
-from .style import HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, new_figure, style_legend
+from .style import (
+    HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, style_legend, summary_html,
+)
 
 #: Page colours: free, valid, stale (indexed by the snapshot's page state).
 PAGE_COLOURS = ("#eeeeee", PROGRAMMED, "#f4a3a3")
@@ -38,21 +40,6 @@ POLICY_COLOURS = {"greedy": PALETTE[0], "fifo": PALETTE[1], "cost_benefit": PALE
                   "random": PALETTE[7]}
 POLICY_LABELS = {"greedy": "greedy", "fifo": "FIFO", "cost_benefit": "cost-benefit", "d_choices": "d-choices",
                  "random": "random"}
-
-
-def _legend_below(p, ncols: int = 2) -> None:
-    """Move the figure's legend under the plot area (the text column is narrow)."""
-    leg = p.legend[0]
-    p.center.remove(leg)
-    leg.ncols = ncols
-    leg.label_text_font_size = "12px"
-    leg.click_policy = "hide"
-    leg.border_line_alpha = 0
-    p.add_layout(leg, "below")
-
-
-def _summary(html: str) -> str:
-    return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
 
 
 def _skew_workload(skew: str) -> Workload:
@@ -156,7 +143,7 @@ def frame_data(frames: tuple[Frame, ...], k: int, pages_per_block: int) -> dict:
                      f"{victims} (the block with the fewest valid pages) and erased it.")
     totals = (f"host writes {cc['host_writes']} &middot; GC copies {cc['gc_copies']} &middot; flash programs "
               f"{flash} &middot; erases {cc['erases']} &middot; <b>write amplification so far {wa}</b>")
-    return {"pages": pages, "blocks": blocks, "history": history, "summary": _summary(f"{what}<br>{totals}")}
+    return {"pages": pages, "blocks": blocks, "history": history, "summary": summary_html(f"{what}<br>{totals}")}
 
 
 _PLAY_JS = """
@@ -359,7 +346,7 @@ def fill_without_gc(fills: float = 3.0, geometry: Geometry = FILL_GEOMETRY, seed
             "states": {"x": x, "valid": 100.0 * r.valid / T, "stale": 100.0 * r.stale / T,
                        "free": 100.0 * r.free / T, "erases": r.erases},
             "full": {"x": [1.0, 1.0], "y": [0.0, 100.0]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{T:,} raw pages, {data_fraction:.0%} of them live data. <b>Without garbage collection</b> the "
                 f"device has no free page left after {T:,} host writes (1.0 on the axis) and turns "
                 f"<b>read-only</b> with only {data_fraction:.0%} live data: the other {1 - data_fraction:.0%} "
@@ -382,7 +369,7 @@ def fill_without_gc(fills: float = 3.0, geometry: Geometry = FILL_GEOMETRY, seed
                       legend_label=["valid (live data)", "stale", "free"])
         p.line("x", "y", source=full, color="black", line_dash="dashed", line_width=2,
                legend_label="no GC: read-only here")
-        _legend_below(p)
+        legend_below(p)
         return column(summary, p, sizing_mode="stretch_width"), {"states": states, "full": full,
                                                                   "summary": summary}
 
@@ -431,7 +418,7 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
             "sim": {"op": np.array([op_of(Geometry(blocks_per_plane=blocks, pages_per_block=pages_per_block, op=x))
                                     for x in WA_OPS]), "wa": np.array([s.wa_steady for s in sweep])},
             "here": {"op": [o], "wa": [r.wa_steady]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{blocks:,} blocks of {pages_per_block} pages, op = {o:.3f} (spare factor {g.spare_factor:.1%}), "
                 f"<b>{name}</b> cleaning: simulated <b>WA = {r.wa_steady:.2f}</b>. Models: greedy "
                 f"{float(wa_greedy(o, pages_per_block)):.2f}, FIFO {float(wa_fifo(o)):.2f} (Desnoyers), "
@@ -458,7 +445,7 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
         p.scatter("op", "wa", source=sim, size=9, color="black", marker="circle", legend_label="simulated")
         p.scatter("op", "wa", source=here, size=18, color=HIGHLIGHT, marker="diamond", line_color="black",
                   legend_label="this setting")
-        _legend_below(p)
+        legend_below(p)
         return column(summary, p, sizing_mode="stretch_width"), {"sim": sim, "here": here, "summary": summary}
 
     return Explorable(
@@ -504,7 +491,7 @@ def hot_cold_skew(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1
             "bars": {"policy": [POLICY_LABELS[p] for p in SKEW_POLICIES], "wa": wa,
                      "colour": [POLICY_COLOURS[p] for p in SKEW_POLICIES],
                      "text": [f"{w:.2f}" for w in wa]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{share}% of the writes go to {frac}% of the LBAs; op = {op_of(g):.2f}; write streams: "
                 f"{STREAMS[separation]}. Best here: <b>{POLICY_LABELS[best]}</b> (WA {wa.min():.2f}); greedy "
                 f"{wa[0]:.2f}, i.e. {wa[0] / uniform - 1:+.0%} against greedy under uniform writes ({uniform:.2f})."
@@ -576,7 +563,7 @@ def wear_levelling(blocks: int = 256, pages_per_block: int = 32, op: float = 0.2
                       "spread": np.array([spread(s) for s in sweep]),
                       "max": np.array([int(s.erase_counts.max()) for s in sweep])},
             "here": {"threshold": [threshold], "total": [r.wa_steady], "spread": [spread(r)]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{g.blocks} blocks, {fills:g} drive writes of {workload} writes. Static wear levelling "
                 f"<b>{'off' if threshold == 'off' else 'at a spread of ' + threshold + ' erases'}</b>: erase counts "
                 f"{ec.min()}&ndash;{ec.max()} (spread <b>{spread(r)}</b>, mean {ec.mean():.1f}; without static "
@@ -612,7 +599,7 @@ def wear_levelling(blocks: int = 256, pages_per_block: int = 32, op: float = 0.2
                       legend_label=["host write", "GC copies", "wear-levelling copies"])
         p3.vbar(x="threshold", top="total", width=0.7, source=here, fill_alpha=0, line_color="black", line_width=3)
         p3.y_range.start = 0
-        _legend_below(p3, ncols=3)
+        legend_below(p3, ncols=3)
         for p in (p2, p3):
             p.xgrid.visible = False
         return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),

@@ -21,7 +21,7 @@ from ..cell.errors import default_read_refs, optimal_read_refs, rber_analytic
 from ..cell.levels import program_times, read_latency_us
 from ..presets import MLC_2YNM, PRESETS, TLC_1XNM, Technology
 from .explorable import Control, Explorable
-from .style import ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, new_figure, style_legend
+from .style import ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, new_figure, style_legend, summary_html
 
 #: Colour of each page type (LSB, CSB, MSB, TSB; MLC's MSB takes the third).
 PAGE_COLORS = (PALETTE[1], PALETTE[2], PALETTE[4], PALETTE[5])
@@ -33,7 +33,7 @@ FLOOR = 1e-9
 CELL_PRESETS = {"SLC": "slc", "MLC": "mlc", "TLC": "tlc", "QLC": "qlc"}
 
 
-def _legend_below(p, ncols: int = 2) -> None:
+def legend_below(p, ncols: int = 2) -> None:
     """Legend under the plot (in columns), so that it never covers the data."""
     style_legend(p)
     legend = p.legend[0]
@@ -43,10 +43,6 @@ def _legend_below(p, ncols: int = 2) -> None:
     legend.background_fill_alpha = 0.0
     legend.border_line_alpha = 0.0
     legend.label_text_font_size = "11px"
-
-
-def _summary(html: str) -> str:
-    return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
 
 
 def _page_color(levels, p: int) -> str:
@@ -146,7 +142,7 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
             f"<tr><th>page</th>{head}<th>senses</th><th>read (&micro;s)</th><th>program (&micro;s)</th></tr>"
             f"{rows}</table></div>"
         )
-        text = _summary(
+        text = summary_html(
             f"<b>{levels.name}</b>: {levels.bits} bit{'s' if levels.bits > 1 else ''} per cell, "
             f"{levels.n_states} states, {levels.n_states - 1} read point{'s' if levels.n_states > 2 else ''}. "
             f"Read latency {', '.join(f'{n} {t:.0f} &micro;s' for n, t in zip(levels.page_names, lat))} "
@@ -249,7 +245,7 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
             "rber": {"page": list(levels.page_names), "rber": np.maximum(res.rber, 1e-12),
                      "base": np.maximum(base_rber, 1e-12),
                      "color": [_page_color(levels, p) for p in range(levels.bits)]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{levels.name}, {moved} moved by <b>{shift:+g}</b> units. Raw bit error rate per page: {rows}. "
                 f"<br>Which page senses which read point: {owner}."
             ),
@@ -272,7 +268,7 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
         for p, name in enumerate(levels.page_names):  # legend entries for the page colours
             p1.line([np.nan], [np.nan], color=_page_color(levels, p), line_width=2,
                     legend_label=f"read point sensed by {name}")
-        _legend_below(p1, 2)
+        legend_below(p1, 2)
         p2 = new_figure("Raw bit error rate per page type", "page type", "RBER (bit errors per bit read)",
                         height=260, x_range=list(levels.page_names), y_axis_type="log", y_range=(1e-10, 1.0),
                         tooltips=[("page", "@page"), ("RBER", "@rber{0.0e}"), ("factory refs", "@base{0.0e}")])
@@ -367,7 +363,7 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
             "now": {"pe": np.full(levels.bits, float(pe)), "rber": np.maximum(np.nan_to_num(r_now, nan=0.5), 1e-12),
                     "color": [_page_color(levels, p) for p in range(levels.bits)]},
             "life": {"x": [life, life], "y": [1e-10, 1.0]},
-            "summary": _summary(text),
+            "summary": summary_html(text),
         }
 
     def figure(data):
@@ -383,7 +379,7 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
                    line_dash="dashed", legend_label="factory read points")
         p1.segment("x0", "y0", "x1", "y1", source=src["optimal"], color="color", line_width="width",
                    legend_label="read-retry read points")
-        _legend_below(p1, 2)
+        legend_below(p1, 2)
         p2 = new_figure("RBER per page type as the block wears", "P/E cycles",
                         "RBER (bit errors per bit read)", height=320, y_axis_type="log", y_range=(1e-9, 0.1),
                         x_range=(0, pe_max), tooltips=[("P/E", "@pe{0}")])
@@ -396,7 +392,7 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
         p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_width=2,
                            line_dash="dotdash"))
         p2.line("x", "y", source=src["life"], color=REFERENCE, line_width=2, legend_label="ECC limit / endurance")
-        _legend_below(p2, 2)
+        legend_below(p2, 2)
         return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
 
     return Explorable(compute, figure, [
@@ -433,7 +429,7 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
             "limit_u": {"x": [limit, limit], "y": [1e-30, 1.0]},
             "limit_r": {"x": [0.0, pe_curve[-1]], "y": [limit, limit]},
             "life": {"x": [life, life], "y": [1e-7, 0.1]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"BCH correcting <b>t = {t}</b> bits per {codeword_bytes} B codeword: {code.parity_bits} parity bits "
                 f"(<b>{100 * code.parity_bits / code.data_bits:.1f}%</b> of the data). It keeps UBER at or below "
                 f"10<sup>-15</sup> up to RBER <b>{limit:.1e}</b>; {tech.name} data kept {retention_days:g} days "
@@ -500,7 +496,7 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
             "worst": {"pe": pe_curve, "rber": np.nan_to_num(np.maximum(worst_curve(model), 1e-12), nan=0.5)},
             "life": {"x": [life, life], "y": [1e-9, 0.1]},
             "trade": {"prog": tr.mean_prog_us, "life": tr.endurance_pe, "scale": tr.step_scale},
-            "summary": _summary(
+            "summary": summary_html(
                 f"ISPP step &times; <b>{scale:g}</b>: program time per page "
                 f"{', '.join(f'{t:.0f}' for t in timing.t_prog_us)} &micro;s (mean <b>{timing.mean_prog_us:.0f} "
                 f"&micro;s</b>, {1 / scale:.1f}&times; slower), damage per cycle &times;{model.wear_rate / tech.vth.wear_rate:.2f}, "

@@ -28,7 +28,7 @@ from bokeh.models import ColumnDataSource, Div, FactorRange, LinearAxis, Range1d
 from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
 from ..workload import Workload
 from .explorable import Control, Explorable
-from .style import HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, new_figure
+from .style import HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, summary_html
 
 #: User capacity of the chapter's small devices (bytes) and their pages per (plane) block.
 DEVICE_BYTES = 64 * 2**20
@@ -37,21 +37,6 @@ PAGES_PER_BLOCK = 16
 BEFORE, AFTER = PALETTE[0], PALETTE[3]
 SEGMENT_COLOURS = {"erase": PALETTE[7], "program": PROGRAMMED, "resume overhead": "#000000",
                    "read: sense + transfer": HIGHLIGHT, "read: waiting": "#f4a3a3"}
-
-
-def _summary(html: str) -> str:
-    return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
-
-
-def _legend_below(p, ncols: int = 2) -> None:
-    """Move the figure's legend under the plot area (the text column is narrow)."""
-    leg = p.legend[0]
-    p.center.remove(leg)
-    leg.ncols = ncols
-    leg.label_text_font_size = "12px"
-    leg.click_policy = "hide"
-    leg.border_line_alpha = 0
-    p.add_layout(leg, "below")
 
 
 def small_config(op: float, **kwargs) -> SsdConfig:
@@ -104,7 +89,7 @@ def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
             "fob": {"x": [0.0, float(x[-1])], "y": [r.fob_iops, r.fob_iops]},
             "steady": steady,
             "cliff": cliff,
-            "summary": _summary(
+            "summary": summary_html(
                 f"op = {op:.2f}, queue depth {qd}: fresh out of box <b>{r.fob_iops:,.0f} IOPS</b>; "
                 f"{steady_txt}, write amplification {r.steady_wa:.2f}. {cliff_txt}"),
         }
@@ -130,13 +115,13 @@ def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
         p1.scatter("fills", "iops", source=rounds, color=PROGRAMMED, size=6, legend_label="IOPS per round")
         p1.scatter("x", "y", source=cliff, marker="inverted_triangle", size=16, color=REFERENCE,
                    line_color="black", legend_label="the cliff")
-        _legend_below(p1)
+        legend_below(p1)
         p2 = new_figure("Latency of each round", "host writes (drive writes)", "latency (ms, log scale)",
                         height=280, x_range=xr, y_axis_type="log", y_range=Range1d(0.5, 200), tooltips=tips)
         p2.line("fills", "p99", source=rounds, color=HIGHLIGHT, line_width=2, legend_label="p99")
         p2.line("fills", "p999", source=rounds, color=REFERENCE, line_width=2, line_dash="dashed",
                 legend_label="p99.9")
-        _legend_below(p2)
+        legend_below(p2)
         p3 = new_figure("Free space and foreground GC", "host writes (drive writes)", "free superblocks",
                         height=240, x_range=xr, y_range=Range1d(0, 100), tooltips=tips)
         p3.extra_y_ranges = {"share": Range1d(0, 100)}
@@ -145,7 +130,7 @@ def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
         p3.line("fills", "free", source=rounds, color=PROGRAMMED, line_width=2, legend_label="free superblocks")
         p3.line("fills", "fg", source=rounds, color=REFERENCE, line_width=2, line_dash="dotted",
                 y_range_name="share", legend_label="foreground GC (%)")
-        _legend_below(p3)
+        legend_below(p3)
         return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
                 {"rounds": rounds, "fob": fob, "steady": steady, "cliff": cliff, "summary": summary})
 
@@ -211,7 +196,7 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
                      "what": ["p99, first drive write", "p99, last drive write"]},
             "time": {"t": t, "p99": iv["p99"] / 1e3, "p50": iv["p50"] / 1e3, "free": iv["free_blocks"],
                      "fg": 100 * np.nan_to_num(iv["fg_share"])},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{rate:,} writes/s arriving at random (Poisson), GC <b>{gc}</b>, op = {op:g}. First drive write: "
                 f"p50 {pb[0] / 1e3:.2f} ms, <b>p99 {pb[1] / 1e3:.2f} ms</b>. Last drive write: p50 "
                 f"{pa[0] / 1e3:.2f} ms, <b>p99 {pa[1] / 1e3:,.1f} ms</b>, p99.9 {pa[2] / 1e3:,.1f} ms "
@@ -234,14 +219,14 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
                 legend_label="last drive write (GC running)")
         p1.segment(x0="x", x1="x", y0="y0", y1="y1", source=pc, color="black", line_dash="dashed", line_width=1.5,
                    legend_label="p99 of each")
-        _legend_below(p1)
+        legend_below(p1)
         p2 = new_figure("Latency over time", "time (s)", "latency (ms, log scale)", height=280,
                         y_axis_type="log", y_range=Range1d(0.5, 1e4),
                         tooltips=[("time (s)", "@t{0.0}"), ("p50 (ms)", "@p50{0.0}"), ("p99 (ms)", "@p99{0.0}"),
                                   ("free superblocks", "@free"), ("foreground GC (%)", "@fg{0}")])
         p2.line("t", "p50", source=tm, color=PROGRAMMED, line_width=2, legend_label="p50")
         p2.line("t", "p99", source=tm, color=HIGHLIGHT, line_width=2, legend_label="p99")
-        _legend_below(p2)
+        legend_below(p2)
         p3 = new_figure("Free space and foreground GC", "time (s)", "free superblocks", height=240,
                         x_range=p2.x_range, y_range=Range1d(0, 80),
                         tooltips=[("time (s)", "@t{0.0}"), ("free superblocks", "@free"),
@@ -252,7 +237,7 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         p3.line("t", "free", source=tm, color=PROGRAMMED, line_width=2, legend_label="free superblocks")
         p3.line("t", "fg", source=tm, color=REFERENCE, line_width=2, line_dash="dotted", y_range_name="share",
                 legend_label="foreground GC (%)")
-        _legend_below(p3)
+        legend_below(p3)
         return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
                 {"hist": h, "pcts": pc, "time": tm, "summary": summary})
 
@@ -332,7 +317,7 @@ def read_behind(timing: str = "mlc") -> Explorable:
         return {
             "gantt": gantt_segments(operation, sus, arrival, timing),
             "bars": {"name": names, "latency": lats, "colour": cols, "text": [f"{v:,.0f} µs" for v in lats]},
-            "summary": _summary(
+            "summary": summary_html(
                 f"Plane 0 starts a <b>{operation}</b> ({op_us:,.0f} &micro;s) at t = 0; a host read of a lower "
                 f"page on the same plane arrives at t = {arrival:,} &micro;s. Suspend <b>{suspend}</b>: the read "
                 f"takes <b>{lat:,.0f} &micro;s</b>, {lat / alone:.1f}x its {alone:.0f} &micro;s on an idle plane"
@@ -350,7 +335,7 @@ def read_behind(timing: str = "mlc") -> Explorable:
                                   ("length (µs)", "@length{0,0.0}")])
         p1.hbar(y="row", left="left", right="right", height=0.6, source=g, color="colour", line_color="white",
                 legend_field="what")
-        _legend_below(p1)
+        legend_below(p1)
         p1.ygrid.visible = False
         p2 = new_figure("Read latency (read arriving at this time)", "read latency (µs, log scale)", "",
                         height=300, x_axis_type="log", x_range=Range1d(30, 2e4), y_range=FactorRange(*data["bars"]["name"]),
@@ -412,7 +397,7 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
         po = np.percentile(other.latency_us[last], [50, 90, 99])
         return {
             "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "this": share, "other": share_o},
-            "summary": _summary(
+            "summary": summary_html(
                 f"{rate:,} random writes/s, GC running (last of {fills:g} drive writes). Steering <b>{steering}</b>: "
                 f"<b>{fast_share(r):.0%}</b> of host writes finish within {FAST_LIMIT_US / 1e3:.1f} ms (fast "
                 f"pages) against {fast_share(other):.0%} with steering {'off' if on else 'on'}; p50 / p90 / p99 "
@@ -431,7 +416,7 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
                legend_label="the other steering setting")
         p.quad(left="left", right="right", bottom=0, top="this", source=h, color=PROGRAMMED, alpha=0.6,
                legend_label="this setting")
-        _legend_below(p)
+        legend_below(p)
         return column(summary, p, sizing_mode="stretch_width"), {"hist": h, "summary": summary}
 
     return Explorable(

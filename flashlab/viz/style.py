@@ -42,3 +42,19 @@ def style_legend(p, location: str = "top_left") -> None:
     p.legend.label_text_font_size = "12px"
     p.legend.click_policy = "hide"
     p.legend.background_fill_alpha = 0.7
+
+
+def summary_html(html: str) -> str:
+    """The explorable's one-paragraph readout above its figures, in the book's text size."""
+    return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
+
+
+def legend_below(p, ncols: int = 2) -> None:
+    """Move the figure's legend under the plot area (the text column is narrow)."""
+    leg = p.legend[0]
+    p.center.remove(leg)
+    leg.ncols = ncols
+    leg.label_text_font_size = "12px"
+    leg.click_policy = "hide"
+    leg.border_line_alpha = 0
+    p.add_layout(leg, "below")
