@@ -178,3 +178,52 @@ def test_gc_off_full_device_stalls_instead_of_hanging():
     r = simulate_io(small_config(gc="off"), HostLoad(qd=4), fills=1.5, seed=1)
     assert r.stalled and "GC is off" in r.stall_reason
     assert np.isnan(r.latency_us).sum() > 0
+
+
+@pytest.mark.parametrize("kind,page_type", [("program", 0), ("program", 1), ("erase", 0)])
+@pytest.mark.parametrize("arrival", [1.0, 5.0, 11.0])
+def test_read_arriving_during_program_data_in_suspends_once_the_transfer_is_done(kind, page_type, arrival):
+    """Suspension acts on the array operation: a read that arrives while a program's data is
+    still crossing the channel waits for the rest of the transfer, then suspends the program
+    before it has done any work (an erase has no data-in: the read suspends it at once)."""
+    geo = ssd_geometry(64 * 2**20, 0.25, **SMALL)
+    tm = timing_preset("mlc")
+    ops = [(0.0, kind, 0, page_type), (arrival, "read", 0, 0)]
+    sus = SsdConfig(geometry=geo, gc="off", suspend=True, resume_overhead_us=20.0)
+    tx = sus.transfer_us
+    alone = tm.t_read_us[0] + tx
+    on = nand_timeline(ops, sus)
+    off = nand_timeline(ops, SsdConfig(geometry=geo, gc="off"))
+    op_us = tm.t_erase_us if kind == "erase" else tm.t_prog_us[page_type]
+    waited = (tx - arrival) if kind == "program" else 0.0  # rest of the data-in transfer
+    assert on["suspensions"] == 1 and off["suspensions"] == 0
+    assert on["latency_us"][1] == pytest.approx(waited + alone, rel=1e-9)
+    assert on["latency_us"][1] < 0.1 * op_us
+    assert off["latency_us"][1] == pytest.approx(op_us + (tx if kind == "program" else 0.0) - arrival + alone,
+                                                 rel=1e-9)  # waits the whole operation out
+    # the operation itself finishes later by the read and the resume overhead
+    assert on["done_us"][0] == pytest.approx(off["done_us"][0] + alone + 20.0, rel=1e-9)
+
+
+def test_reads_per_suspension():
+    """Reads queued when the program's array phase starts, or arriving while it is suspended,
+    share one suspension; a read arriving after it resumed suspends it again."""
+    geo = ssd_geometry(64 * 2**20, 0.25, **SMALL)
+    cfg = SsdConfig(geometry=geo, gc="off", suspend=True, resume_overhead_us=20.0)
+    tm, tx = cfg.timing, cfg.transfer_us
+    r0, r1 = tm.t_read_us[0] + tx, tm.t_read_us[1] + tx
+    # two reads during the data-in, one during the first read's sense: one suspension, three reads
+    out = nand_timeline([(0.0, "program", 0, 1), (1.0, "read", 0, 0), (3.0, "read", 0, 1),
+                         (tx + 10.0, "read", 0, 0)], cfg)
+    assert out["suspensions"] == 1
+    assert out["done_us"][1:] == pytest.approx([tx + r0, tx + r0 + r1, tx + 2 * r0 + r1])
+    assert out["done_us"][0] == pytest.approx(tx + 2 * r0 + r1 + 20.0 + tm.t_prog_us[1])
+    # a read arriving after the resume suspends it a second time
+    late = tx + r0 + 20.0 + 100.0
+    out = nand_timeline([(0.0, "program", 0, 1), (1.0, "read", 0, 0), (late, "read", 0, 0)], cfg)
+    assert out["suspensions"] == 2
+    assert out["latency_us"][2] == pytest.approx(r0)
+    assert out["done_us"][0] == pytest.approx(tx + tm.t_prog_us[1] + 2 * (r0 + 20.0))
+    # a read to another plane suspends nothing
+    out = nand_timeline([(0.0, "program", 0, 1), (1.0, "read", 1, 0)], cfg)
+    assert out["suspensions"] == 0 and out["latency_us"][1] == pytest.approx(r0)

@@ -331,27 +331,38 @@ def _start_next(Z, X, P, u):
 
 
 @_kernel
+def _maybe_suspend(Z, X, P, u):
+    """With suspension on, suspend the program or erase in the array of unit u if host reads
+    are queued there and it is not already suspended, and serve the reads."""
+    o = _ui(Z, u)
+    if Z[I_SUSPEND] == 0 or Z[o + U_STAGE] != ST_ARRAY or Z[o + U_SHAS] != 0 or _qlen(Z, Q_READ, u) == 0:
+        return
+    k = Z[o + U_KIND]
+    if k == K_HWRITE or k == K_GPROG or k == K_ERASE or k == K_RERASE:
+        Z[o + U_SHAS] = 1
+        Z[o + U_SKIND] = k
+        Z[o + U_SPPN] = Z[o + U_PPN]
+        Z[o + U_SREF] = Z[o + U_REF]
+        f = _uf(Z, u)
+        X[f + UF_SREM] = X[f + UF_END] - X[V_NOW]
+        Z[o + U_VER] += 1  # the pending completion event is now stale
+        Z[o + U_STAGE] = ST_IDLE
+        Z[S_SUSPENDS] += 1
+        _start_next(Z, X, P, u)
+
+
+@_kernel
 def _submit(Z, X, P, cls, u, kind, ppn, ref):
     """Queue an operation on unit u; start it at once if the unit is idle; a host read
-    suspends a program or erase in progress when suspension is on."""
+    suspends a program or erase in its array phase when suspension is on (a read arriving
+    while a program's data is still coming in over the channel, or while the program waits for
+    the channel, suspends it the moment its array phase starts: see :func:`_on_channel`)."""
     _enqueue(Z, cls, u, kind, ppn, ref)
     o = _ui(Z, u)
-    st = Z[o + U_STAGE]
-    if st == ST_IDLE and Z[o + U_SHAS] == 0:
+    if Z[o + U_STAGE] == ST_IDLE and Z[o + U_SHAS] == 0:
         _start_next(Z, X, P, u)
-    elif cls == Q_READ and Z[I_SUSPEND] and st == ST_ARRAY and Z[o + U_SHAS] == 0:
-        k = Z[o + U_KIND]
-        if k == K_HWRITE or k == K_GPROG or k == K_ERASE or k == K_RERASE:
-            Z[o + U_SHAS] = 1
-            Z[o + U_SKIND] = k
-            Z[o + U_SPPN] = Z[o + U_PPN]
-            Z[o + U_SREF] = Z[o + U_REF]
-            f = _uf(Z, u)
-            X[f + UF_SREM] = X[f + UF_END] - X[V_NOW]
-            Z[o + U_VER] += 1  # the pending completion event is now stale
-            Z[o + U_STAGE] = ST_IDLE
-            Z[S_SUSPENDS] += 1
-            _start_next(Z, X, P, u)
+    elif cls == Q_READ:
+        _maybe_suspend(Z, X, P, u)
 
 
 # ---------------------------------------------------------------- page types
@@ -660,6 +671,10 @@ def _on_channel(Z, X, R, P, s, c):
     kind = Z[o + U_KIND]
     if kind == K_HWRITE or kind == K_GPROG:
         _array_op(Z, X, u, X[F_TP + P[Z[o + U_PPN]]])  # data is in: program
+        # Suspension acts on the array operation: host reads that arrived during the data-in
+        # transfer (or while the program waited for the channel) suspend it now, before it
+        # has done any work, and it resumes after them with the resume overhead.
+        _maybe_suspend(Z, X, P, u)
     else:
         _finish(Z, X, R, P, s, u)  # data is out: the read is done
 

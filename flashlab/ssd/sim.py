@@ -17,7 +17,11 @@ module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et a
 * **Scheduling.** Each unit has three queues: host reads, host writes, GC. ``fifo`` serves host
   reads and writes in arrival order; ``read_priority`` serves reads first. With ``suspend`` a
   host read arriving while the unit programs or erases suspends it; the operation resumes after
-  the queued reads with ``resume_overhead_us`` added (Wu & He, FAST 2012).
+  the queued reads (reads arriving meanwhile join the same suspension) with
+  ``resume_overhead_us`` added (Wu & He, FAST 2012). Suspension acts on the array operation: a
+  read arriving while a program's data is still crossing the channel (or while the program
+  waits for the channel) waits for the transfer, then suspends the program as its array phase
+  starts.
 * **GC.** ``background``: a GC job (one victim at a time) starts when fewer than
   ``gc_background`` blocks are free; its operations only use a unit when no host operation is
   queued there (idle time). Below ``gc_critical`` free blocks GC turns *foreground*: its
