@@ -28,6 +28,12 @@ module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et a
   operations go before host writes and host writes either ``wait`` until a block is freed or are
   ``throttle``d to the space GC reclaims (each copy earns ``(ppb - valid) / valid`` page
   writes). ``foreground`` mode runs GC only below ``gc_critical``; ``off`` never collects.
+  A deeper host queue therefore pushes GC into the foreground: with more writes queued than
+  units, a unit is rarely without a host operation, background GC starves and free blocks fall
+  below ``gc_critical`` (at op 0.2 on 16 units: a third of the time in foreground at queue
+  depth 8, nine tenths at 32). That costs no steady-state throughput: once every unit is busy,
+  IOPS are the units' raw program bandwidth over WA (plus copy reads and erases), and
+  foreground GC only reorders the same copies and erases; queue depth 32 ends at or above 8.
 * **Fast-page steering** (Grupp et al. 2009 measured fast and slow MLC pages): host writes take the
   fastest page type and GC copies the slowest, as long as every type on the unit stays within
   one block's worth (``pages_per_block / bits``) of the least-used type; otherwise the page type
