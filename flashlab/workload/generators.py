@@ -108,12 +108,12 @@ class _ZipfSampler:
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         out = np.empty(size, dtype=np.int64)
-        todo = np.arange(size)
-        while todo.size:
-            u = self.h_n + rng.random(todo.size) * (self.h_x1 - self.h_n)
+        pending = np.arange(size)
+        while pending.size:
+            u = self.h_n + rng.random(pending.size) * (self.h_x1 - self.h_n)
             x = self._H_inv(u)
             k = np.clip(np.floor(x + 0.5), 1, self.n)
             ok = (k - x <= self.cut) | (u >= self._H(k + 0.5) - k ** -self.s)
-            out[todo[ok]] = k[ok]
-            todo = todo[~ok]
+            out[pending[ok]] = k[ok]
+            pending = pending[~ok]
         return out
