@@ -163,11 +163,14 @@ class Explorable:
 
     def static(self) -> StaticExplorable:
         """Precompute the grid and wire the sliders with CustomJS (no kernel needed)."""
+        names = [c.name for c in self.controls]
+        defaults = tuple(c.default for c in self.controls)
         grid = []
         for combo in itertools.product(*(c.values for c in self.controls)):
-            point = self.compute(**dict(zip((c.name for c in self.controls), combo)))
+            point = self.compute(**dict(zip(names, combo)))
+            if combo == defaults:  # the figure opens on the defaults: one of the grid's points
+                layout, targets = self.figure(point)
             grid.append({k: (v if isinstance(v, str) else _column_data(v)) for k, v in point.items()})
-        layout, targets = self.figure(self.compute(**self.defaults()))
         sliders = []
         for c in self.controls:
             idx = c.values.index(c.default)
