@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr
 
-from flashlab._validate import check_real
+from flashlab._validate import check_int, check_real
 from flashlab.cell.levels import CellLevels, cell_levels
 
 PE_REF = 1000.0  # P/E cycles at which wear amplitudes are quoted
@@ -96,8 +96,7 @@ class VthModel:
         check_real("disturb_vpass_scale", self.disturb_vpass_scale, 0.0, 1.0, lo_open=True)
         check_real("coupling_ratio", self.coupling_ratio, 0.0, 0.5)
         check_real("wear_rate", self.wear_rate, 0.0, 100.0, lo_open=True)
-        if isinstance(self.aggressors, bool) or not isinstance(self.aggressors, int) or not 0 <= self.aggressors <= 8:
-            raise ValueError(f"aggressors must be an integer in [0, 8]; got {self.aggressors!r}")
+        check_int("aggressors", self.aggressors, 0, 8)
 
     @property
     def levels(self) -> CellLevels:
