@@ -24,7 +24,7 @@ from scipy.stats import binom
 from flashlab._validate import check_array, check_int, check_real
 from flashlab.cell.distributions import VthModel, vth_distributions
 from flashlab.cell.errors import optimal_read_refs, rber_analytic
-from flashlab.cell.levels import NandTiming, cell_levels
+from flashlab.cell.levels import NandTiming, _check_timing, cell_levels
 
 UBER_CLIENT = 1e-15  # JESD218 client class target
 UBER_ENTERPRISE = 1e-16  # JESD218 enterprise class target
@@ -138,8 +138,7 @@ def soft_read_latency_us(timing: NandTiming, soft_levels: int) -> np.ndarray:
     at ``soft_levels`` voltages (1 = a hard read): ``t_read_base_us + senses * soft_levels *
     t_sense_us``. Cai et al. 2017 sec. 6.2 (``cai2017``): soft reads multiply the sensing,
     up to ~480 us for a 5-level soft decode."""
-    if not isinstance(timing, NandTiming):
-        raise ValueError(f"timing must be a NandTiming; got {timing!r} ({type(timing).__name__})")
+    _check_timing(timing)
     levels = check_int("soft_levels", soft_levels, 1, 16)
     return timing.t_read_base_us + cell_levels(timing.bits).senses * levels * timing.t_sense_us
 
@@ -157,8 +156,7 @@ def gentle_programming(model: VthModel, timing: NandTiming, step_scale: float) -
     """
     if not isinstance(model, VthModel):
         raise ValueError(f"model must be a VthModel; got {model!r} ({type(model).__name__})")
-    if not isinstance(timing, NandTiming):
-        raise ValueError(f"timing must be a NandTiming; got {timing!r} ({type(timing).__name__})")
+    _check_timing(timing)
     s = check_real("step_scale", step_scale, 0.0, 1.0, lo_open=True)
     sigma = math.sqrt(model.sigma_programmed**2 - (1.0 - s * s) * model.ispp_step**2 / 12.0)
     gentle = dataclasses.replace(
