@@ -464,7 +464,7 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
         ops[:] = np.where(rng.random(n) < wl.read_fraction, OP_READ, OP_WRITE)
         k = np.where(ops == OP_READ, kr, kw)
         start = np.concatenate(([0], np.cumsum(k)[:-1]))
-        lbas[:] = start % (user - user % max(kw, kr) if user >= max(kw, kr) else user)
+        lbas[:] = start % (user - user % max(kw, kr))  # max(kw, kr) <= user: checked above
         lbas[:] = np.minimum(lbas, user - k)
     else:
         for o, lb in wl.chunks(user, seed, chunk_size=min(max(n, 1), 1 << 18)):
@@ -616,7 +616,6 @@ def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
         check_int(f"ops[{i}].page_type", pt, 0, bits - 1)
         ppns.append(unit + U * (i % ppb))
         types.append(pt)
-    order = np.argsort(np.asarray(times), kind="stable")
     if np.any(np.diff(np.asarray(times)) < 0):
         raise ValueError("ops must be in time order")
     n = len(rows)
@@ -624,6 +623,5 @@ def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
     res = _run(config, load, np.asarray(kinds, np.int8), np.asarray(ppns, np.int32), np.ones(n, np.int32),
                np.ones(n, np.int8), np.asarray(times, np.float64), 0, 1, False,
                ptypes=np.asarray(types, np.int8))
-    del order
     return {"arrival_us": res.arrival_us, "start_us": res.start_us, "done_us": res.done_us,
             "latency_us": res.latency_us, "suspensions": res.counters["suspensions"]}
