@@ -139,7 +139,6 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
     res = simulate_io(config, load, fills=fills, seed=seed, precondition_fills=2.0 if precondition else 0.0,
                       samples=rounds * 20, progress=progress)
     user = config.geometry.user_pages
-    m = (res.phase == 1) & np.isfinite(res.done_us)
     idx = np.flatnonzero(res.phase == 1)
     n = idx.size
     # requests are 1 page each: round r is requests [r n / rounds, (r+1) n / rounds) in issue order,
@@ -190,13 +189,8 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
         cliff = int(below[0]) if below.size else -1
     cliff_fills = float(bounds[cliff] / user) if cliff >= 0 else math.nan
     cliff_time = float(end_s[cliff - 1]) if cliff > 0 else (t_start / 1e6 if cliff == 0 else math.nan)
-    if cliff >= 0:
-        before_lat = lat_sorted[:bounds[cliff]]
-        after_lat = lat_sorted[bounds[window.start]:bounds[window.stop]]
-    else:
-        before_lat = lat_sorted[:0]
-        after_lat = lat_sorted[bounds[window.start]:bounds[window.stop]]
-    del m
+    before_lat = lat_sorted[:bounds[cliff] if cliff >= 0 else 0]
+    after_lat = lat_sorted[bounds[window.start]:bounds[window.stop]]
     return PtsResult(
         round_fills=round_fills, round_end_s=end_s, round_iops=iops, round_p99_us=p99, round_p999_us=p999,
         round_wa=wa, round_free_blocks=free, round_fg_share=fg, fob_iops=fob, steady=ss,
