@@ -14,10 +14,10 @@ from flashlab.ssd import HostLoad, SsdConfig, simulate_io, ssd_geometry, write_s
 from flashlab.ssd.sim import pipeline_limit_iops
 
 
-def python_heapq_writes(cfg: SsdConfig, qd: int, n: int) -> tuple[float, float, int]:
+def python_heapq_writes(cfg: SsdConfig, qd: int, n: int) -> tuple[float, int]:
     """Closed-loop single-page writes, no GC, pages striped over the units: the numba engine's
     GC-off write path (channel transfer, then program) as a plain-Python heapq loop.
-    Returns (IOPS, events per second, events)."""
+    Returns (IOPS, events processed)."""
     g, tm = cfg.geometry, cfg.timing
     U, C, bits = cfg.units, g.channels, tm.bits_per_cell
     tx = cfg.transfer_us
@@ -69,7 +69,7 @@ def python_heapq_writes(cfg: SsdConfig, qd: int, n: int) -> tuple[float, float, 
                 ch_busy[c] = True
                 heapq.heappush(events, (now + tx, seq, 1, c, nxt))
                 seq += 1
-            ptype = (unit_page[u] // 1) % bits
+            ptype = unit_page[u] % bits
             unit_page[u] += 1
             heapq.heappush(events, (now + tm.t_prog_us[ptype], seq, 0, u, 0))
             seq += 1
@@ -80,7 +80,7 @@ def python_heapq_writes(cfg: SsdConfig, qd: int, n: int) -> tuple[float, float, 
             if issued < n:
                 issue()
             start(u)
-    return done / now * 1e6, count, count
+    return done / now * 1e6, count
 
 
 _KERNEL_S = [0.0]
@@ -123,7 +123,7 @@ def main() -> None:
     base_cfg = SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16), gc="off")
     n = 12000
     t = time.perf_counter()
-    py_iops, py_events, _ = python_heapq_writes(base_cfg, 64, n)
+    py_iops, py_events = python_heapq_writes(base_cfg, 64, n)
     py_dt = time.perf_counter() - t
     _KERNEL_S[0] = 0.0
     r = simulate_io(base_cfg, HostLoad(qd=64), requests=n, seed=1)
