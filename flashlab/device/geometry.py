@@ -87,6 +87,11 @@ class Geometry:
         return self.user_pages * self.page_size
 
     @property
+    def effective_op(self) -> float:
+        """(T - U) / U from the page counts: the nominal ``op`` up to rounding of user pages."""
+        return self.physical_pages / self.user_pages - 1.0
+
+    @property
     def spare_factor(self) -> float:
         """(T - U) / T from the page counts (op / (1 + op) up to rounding)."""
         return (self.physical_pages - self.user_pages) / self.physical_pages

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> str:
         workload = Workload(args.workload, hot_fraction=args.hot_fraction, hot_share=args.hot_share,
                             zipf_exponent=args.zipf_exponent)
     r = simulate(geometry, config, workload, fills=args.fills, seed=args.seed)
-    op_pages = geometry.physical_pages / geometry.user_pages - 1
+    op_pages = geometry.effective_op
     theory = {
         "desnoyers_fifo_eq4": float(wa_fifo(op_pages)),
         "desnoyers_greedy_eq12": float(wa_greedy(op_pages, geometry.pages_per_block)),

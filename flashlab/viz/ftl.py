@@ -51,8 +51,8 @@ def _skew_workload(skew: str) -> Workload:
 
 
 def op_of(geometry: Geometry) -> float:
-    """Over-provisioning from the page counts (the nominal op up to rounding of user pages)."""
-    return geometry.physical_pages / geometry.user_pages - 1.0
+    """Over-provisioning from the page counts (:attr:`Geometry.effective_op`)."""
+    return geometry.effective_op
 
 
 # =============================================================================== stepping a device
