@@ -229,10 +229,17 @@ class Ftl:
             out = np.zeros(0, dtype=np.int32)
         return K.run_ops(self._s, ops, lbas, out, series, sample_every, write_limit)
 
+    def _same_op(self, op: int, lbas: np.ndarray, out=None) -> int:
+        """Apply one op code to LBAs already checked by :meth:`_lbas` (no second validation pass)."""
+        if out is None:
+            out = np.zeros(0, dtype=np.int32)
+        ops = np.full(lbas.size, op, dtype=np.int8)
+        return K.run_ops(self._s, ops, lbas, out, np.zeros((0, K.NSERIES), dtype=np.int64), 0, 2**62)
+
     def write(self, lbas) -> None:
         """Write each LBA (one page each) in order; raise ReadOnlyError if a write is refused."""
         lbas = self._lbas(lbas)
-        done = self.run(np.full(lbas.size, OP_WRITE, dtype=np.int8), lbas)
+        done = self._same_op(OP_WRITE, lbas)
         if done < lbas.size:
             raise ReadOnlyError(
                 f"write of LBA {lbas[done]} refused after {self.counters['host_writes']} host writes: "
@@ -243,13 +250,12 @@ class Ftl:
         """Stamps (int32 host write numbers) of the data each LBA maps to; -1 if unmapped."""
         lbas = self._lbas(lbas)
         out = np.full(lbas.size, -1, dtype=np.int32)
-        self.run(np.full(lbas.size, OP_READ, dtype=np.int8), lbas, out=out)
+        self._same_op(OP_READ, lbas, out)
         return out
 
     def trim(self, lbas) -> None:
         """Unmap LBAs (their pages become stale); allowed on a read-only device."""
-        lbas = self._lbas(lbas)
-        self.run(np.full(lbas.size, OP_TRIM, dtype=np.int8), lbas)
+        self._same_op(OP_TRIM, self._lbas(lbas))
 
     # ------------------------------------------------------------ state
     @property
