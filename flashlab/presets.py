@@ -18,18 +18,23 @@ and a default ECC (:class:`flashlab.cell.ecc.EccCode`). Read latency follows
   cycles per extra bit offset by the larger 3D cell). These are teaching values, not measurements.
 * ``EMLC_2YNM`` is MLC_2YNM with gentle programming (half ISPP step), see
   :func:`flashlab.cell.ecc.gentle_programming`.
+* ``MLC_2XNM`` and ``TLC_1YNM`` are MLC_2YNM's and TLC_1XNM's physics moved to 25 nm and 16 nm by
+  the scaling laws of :mod:`flashlab.tech` (a prediction, not a calibration).
+
+The Vth models come out of :mod:`flashlab.tech` (:func:`technology`): each preset is a
+:class:`flashlab.tech.CellGeneration` calibrated at its node, with program interference driven
+by the node's neighbour coupling and split out of the calibrated widths, so that the totals (and
+the Cai et al. table) are those of the calibration.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-
-import numpy as np
 
 from flashlab.cell.distributions import VthModel
 from flashlab.cell.ecc import EccCode, gentle_programming
 from flashlab.cell.levels import NandTiming
+from flashlab.tech.generations import MLC_2Y, NODES_NM, QLC_96L, SLC_5X, TLC_1X, CellGeneration, cell_model
 
 
 @dataclass(frozen=True)
@@ -50,92 +55,27 @@ class Technology:
             )
 
 
-# Least-squares fit to cai2017_tlc_vth.csv (Cai et al. 2017, Tables 4-5); sigma_programmed (fresh),
-# ispp_step and wear_widen_exp fixed before fitting (Cai et al. give sigmas only at 2K P/E).
-_TLC_VTH = VthModel(
-    means=(-110.0, 65.9, 127.4, 191.6, 254.9, 318.4, 384.8, 448.3),
-    sigma_erased=45.0,
-    sigma_programmed=6.0,
-    ispp_step=12.0,
-    wear_shift_erased=5.23,
-    wear_shift_programmed=0.28,
-    wear_shift_exp=1.48,
-    wear_widen_erased=9.06,
-    wear_widen_programmed=4.52,
-    wear_widen_exp=0.6,
-    retention_tau_days=1.94,
-    retention_rate=0.0091,
-    retention_neutral=260.3,
-    retention_rate_erased=5.05,
-    retention_widen=13.25,
-    retention_pe_exp=1.0,
-    # read disturb: illustrative magnitude with the trends of Cai et al. DSN 2015 (ER moves most,
-    # sublinear in reads, steep in Vpass)
-    disturb_shift=10.0,
-    disturb_exp=0.7,
-    disturb_decay=60.0,
-    disturb_vpass_scale=0.02,
-)
-
-
-def _derived(n_states: int, wear_rate: float, sigma_programmed: float, **changes) -> VthModel:
-    """TLC_1XNM physics with ``n_states - 1`` programmed states evenly spaced below the TLC top
-    state (step: the TLC programmed window / (n_states - 1)), a new fresh programmed sigma and
-    damage per cycle ``wear_rate``."""
-    lo, hi = _TLC_VTH.means[1], _TLC_VTH.means[-1]
-    programmed = hi - (hi - lo) / (n_states - 1) * np.arange(n_states - 2, -1, -1)
-    return dataclasses.replace(
-        _TLC_VTH,
-        means=(_TLC_VTH.means[0],) + tuple(float(v) for v in np.round(programmed, 1)),
-        sigma_programmed=sigma_programmed,
-        ispp_step=min(_TLC_VTH.ispp_step, 3.0 * sigma_programmed),
-        wear_rate=wear_rate,
-        **changes,
+def technology(gen: CellGeneration, feature_nm: float | None = None, name: str | None = None) -> Technology:
+    """The :class:`Technology` of a :class:`flashlab.tech.CellGeneration` at ``feature_nm`` (nm;
+    default: the generation's own node): its Vth model from :func:`flashlab.tech.cell_model`, its
+    timing, ECC, rated P/E cycles and sources. At another node the rating is the generation's
+    (the model's own endurance is :func:`flashlab.cell.endurance_pe_cycles`)."""
+    return Technology(
+        name=name or (gen.name if feature_nm is None else f"{gen.name} physics at {feature_nm:g} nm"),
+        vth=cell_model(gen, feature_nm),
+        timing=gen.timing,
+        ecc=gen.ecc,
+        rated_pe=gen.rated_pe,
+        sources=gen.sources + (("flashdba2015fabrication",) if feature_nm is not None else ()),
     )
 
 
-TLC_1XNM = Technology(
-    name="TLC 1X-nm (Cai-calibrated)",
-    vth=_TLC_VTH,
-    timing=NandTiming(t_read_base_us=42.25, t_sense_us=16.18, t_prog_us=(820.5, 2225.0, 5734.0), t_erase_us=3000.0),
-    ecc=EccCode(t=40, codeword_bytes=1024),
-    rated_pe=1000.0,
-    sources=("cai2017", "li2018femu"),
-)
-
-MLC_2YNM = Technology(
-    name="MLC 2Y-nm",
-    vth=_derived(4, wear_rate=1.5, sigma_programmed=8.0),
-    # Micron L95B via FEMU: tR 48/64 us (1/2 senses -> 32 + 16 per sense), tPROG 850/2300 us
-    timing=NandTiming(t_read_base_us=32.0, t_sense_us=16.0, t_prog_us=(850.0, 2300.0), t_erase_us=3000.0),
-    ecc=EccCode(t=24, codeword_bytes=1024),
-    rated_pe=3000.0,
-    sources=("cai2017", "li2018femu"),
-)
-
-SLC = Technology(
-    name="SLC",
-    vth=_derived(2, wear_rate=0.05, sigma_programmed=10.0),
-    # Agrawal et al. 2008: tR 25 us (one sense: 16 us as in MLC plus 9 us fixed), tPROG 200 us
-    timing=NandTiming(t_read_base_us=9.0, t_sense_us=16.0, t_prog_us=(200.0,), t_erase_us=1500.0),
-    ecc=EccCode(t=1, codeword_bytes=512),
-    rated_pe=100000.0,
-    sources=("agrawal2008design", "cai2017"),
-)
-
-QLC_3D = Technology(
-    name="QLC 3D (96-layer)",
-    # 3D charge trap: early retention loss (short time constant, Luo et al. 2018) but a smaller
-    # total drift over a year than planar 1X-nm (teaching values, tuned to the ~1K P/E rating)
-    vth=_derived(16, wear_rate=0.3, sigma_programmed=3.0, retention_tau_days=0.1, retention_widen=2.0,
-                 retention_rate=0.003, retention_rate_erased=2.0),
-    # Intel 96L QLC (PACA, ICCD'22): tR 47.9/76.2/134.6/228.1 us fit 25.44 + 25.67 per sense;
-    # tPROG 1860 us average split geometrically (ratio 2.665, the MLC/TLC slow/fast ratio)
-    timing=NandTiming(t_read_base_us=25.44, t_sense_us=25.67, t_prog_us=(250.0, 668.0, 1780.0, 4742.0), t_erase_us=6340.0),
-    ecc=EccCode(t=120, codeword_bytes=2048),
-    rated_pe=1000.0,
-    sources=("chen2022paca", "luo2018improving", "grupp2012bleak", "cai2017"),
-)
+TLC_1XNM = technology(TLC_1X)
+MLC_2YNM = technology(MLC_2Y)
+SLC = technology(SLC_5X)
+QLC_3D = technology(QLC_96L)
+MLC_2XNM = technology(MLC_2Y, NODES_NM["2X"], name="MLC 2X-nm (25 nm)")
+TLC_1YNM = technology(TLC_1X, NODES_NM["1Y"], name="TLC 1Y-nm (16 nm)")
 
 _EMLC_VTH, _EMLC_TIMING = gentle_programming(MLC_2YNM.vth, MLC_2YNM.timing, 0.5)
 EMLC_2YNM = Technology(
@@ -153,4 +93,6 @@ PRESETS: dict[str, Technology] = {
     "emlc": EMLC_2YNM,
     "tlc": TLC_1XNM,
     "qlc": QLC_3D,
+    "mlc2x": MLC_2XNM,
+    "tlc1y": TLC_1YNM,
 }

@@ -65,7 +65,7 @@ def test_read_disturb_lifts_erased_state_most_and_grows_with_vpass():
 
 def test_program_interference_shifts_and_widens():
     m = dataclasses.replace(TLC_1XNM.vth, coupling_ratio=0.02, aggressors=2)
-    plain, coupled = vth_distributions(TLC_1XNM.vth), vth_distributions(m)
+    plain, coupled = vth_distributions(dataclasses.replace(m, coupling_ratio=0.0)), vth_distributions(m)
     dv = np.array(m.means) - m.means[0]
     assert coupled.means - plain.means == pytest.approx(np.full(8, 0.02 * 2 * dv.mean()))
     assert np.all(coupled.sigmas > plain.sigmas)
@@ -150,7 +150,7 @@ def test_default_refs_are_fresh_optimum_between_means():
     m = TLC_1XNM.vth
     refs = default_read_refs(m)
     assert np.all(refs > np.array(m.means[:-1])) and np.all(refs < np.array(m.means[1:]))
-    d = vth_distributions(dataclasses.replace(m, sigma_erased=6.0))  # equal sigmas -> midpoints
+    d = vth_distributions(dataclasses.replace(m, sigma_erased=m.sigma_programmed))  # equal sigmas -> midpoints
     mid = 0.5 * (d.means[:-1] + d.means[1:])
     assert optimal_read_refs(d) == pytest.approx(mid)
 

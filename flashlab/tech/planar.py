@@ -1,0 +1,200 @@
+"""Planar floating-gate NAND under process shrinks: capacitances, electrons, coupling and noise.
+
+The feature size ``F`` (nm, the "node": 2X about 25 nm, 2Y about 21 nm, 1X about 19 nm, 1Y about
+16 nm; ``flashdba2015fabrication``) sets every length of a cell. The scaling laws:
+
+* **Cell area 4F²** (a cell every 2F along the word line and along the bit line; the n·F² rule of
+  thumb, NAND being the 4F² case).
+* **Capacitances** (parallel plates, permittivity of SiO2, in attofarads): the control gate wraps
+  the floating gate's top (F × F) and both sidewalls (F × h), across an interpoly dielectric of
+  fixed equivalent thickness ``t_ipd``: ``C_CG = e·F·(F + 2h)/t_ipd``; the tunnel oxide under the
+  gate, ``C_tox = e·F²/t_tox``; a neighbouring floating gate along the bit line faces it across a
+  gap F with a sidewall F × h: ``C_FG-FG = e·F·h/F = e·h``, which does not shrink at all.
+  *Assumed:* oxide thicknesses and the floating-gate height do not scale (oxides stop thinning
+  near 8 nm to keep retention; the height is chosen so that a 25 nm cell holds 100 electrons
+  across its Vth window, the figure Cai et al. 2015 and Applied Materials quote for 2X-nm MLC,
+  ``cai2015retention``). Locally ``C_CG`` then scales as ``F^k`` with k = 1.3 at 25 nm, inside
+  the range 1-2 that the 100-electron anchor admits.
+* **Electrons:** a Vth step ``dV`` takes ``C_CG·dV/q`` electrons (a floating-gate cell's Vth moves
+  by ``q/C_CG`` per stored electron); electrons per state = window electrons / (2**bits - 1).
+* **Neighbour coupling** (floating-gate interference; Lee, Hur, Choi 2002, ``lee2002interference``):
+  a victim's Vth moves by ``gamma`` times a neighbour's, ``gamma = C_FG-FG / C_total`` with
+  ``C_total = C_CG + C_tox + 2·C_FG-FG``; it grows as F shrinks because C_FG-FG stays while the
+  rest shrink.
+* **Electron-number noise** (Monzio Compagnoni et al. 2008, ``compagnoni2008injection``): electrons
+  arrive one by one, so the charge a pulse injects is Poisson (sub-Poissonian for large packets;
+  :func:`electron_counts`); the Vth variance it leaves scales as ``q·dV_step/C_CG``, i.e. as 1/C_CG.
+* **Random telegraph noise** (Fukuda et al. 2007, ``fukuda2007rtn``): one trap near the channel
+  toggles; the 3-sigma Vth jitter grows only 1.8x from 90 nm to 20 nm, i.e. as ``F**-0.39``.
+  *Assumed:* sigma 10 mV at 90 nm.
+
+The Vth scale of :mod:`flashlab.cell` is normalized (Cai et al. 2017); *assumed*:
+``VOLTS_PER_UNIT`` = 6 mV per unit, so the window from the erased to the top state (558 units)
+spans 3.35 V.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from flashlab._validate import check_array, check_int, check_real, check_seed
+from flashlab.tech import _kernels
+
+Q_E = 1.602176634e-19  # elementary charge, C
+EPS_OX_AF_PER_NM = 8.8541878128e-3 * 3.9  # permittivity of SiO2, aF/nm
+VOLTS_PER_UNIT = 0.006  # volts per normalized Vth unit (assumed, see module docstring)
+WINDOW_UNITS = 558.3  # erased mean to top programmed mean of the presets (normalized units)
+RTN_SIGMA_90NM_V = 0.010  # RTN sigma at 90 nm, volts (assumed)
+RTN_EXP = math.log(1.8) / math.log(90.0 / 20.0)  # Fukuda et al. 2007: 1.8x from 90 to 20 nm
+
+
+@dataclass(frozen=True)
+class PlanarCell:
+    """Geometry of a planar floating-gate cell at feature size ``feature_nm`` (nm).
+
+    ``fg_height_nm``: floating-gate height (sidewall the control gate wraps), nm; ``t_ipd_nm``:
+    interpoly dielectric equivalent oxide thickness, nm; ``t_tox_nm``: tunnel oxide, nm;
+    ``window_v``: Vth window from erased to top state, volts. Defaults: see module docstring
+    (``fg_height_nm`` = 23.5 nm gives 100 electrons across the window at 25 nm).
+    """
+
+    feature_nm: float
+    fg_height_nm: float = 23.5
+    t_ipd_nm: float = 13.0
+    t_tox_nm: float = 8.0
+    window_v: float = WINDOW_UNITS * VOLTS_PER_UNIT
+
+    def __post_init__(self):
+        check_real("feature_nm", self.feature_nm, 5.0, 250.0)
+        check_real("fg_height_nm", self.fg_height_nm, 1.0, 500.0)
+        check_real("t_ipd_nm", self.t_ipd_nm, 1.0, 100.0)
+        check_real("t_tox_nm", self.t_tox_nm, 1.0, 100.0)
+        check_real("window_v", self.window_v, 0.1, 20.0)
+
+    @property
+    def cell_area_nm2(self) -> float:
+        """4F², nm²."""
+        return 4.0 * self.feature_nm**2
+
+    @property
+    def c_cg_af(self) -> float:
+        """Control gate to floating gate capacitance, aF (top and both sidewalls)."""
+        f = self.feature_nm
+        return EPS_OX_AF_PER_NM * f * (f + 2.0 * self.fg_height_nm) / self.t_ipd_nm
+
+    @property
+    def c_tox_af(self) -> float:
+        """Floating gate to channel (tunnel oxide) capacitance, aF."""
+        return EPS_OX_AF_PER_NM * self.feature_nm**2 / self.t_tox_nm
+
+    @property
+    def c_fgfg_af(self) -> float:
+        """Floating gate to one bit-line neighbour's floating gate, aF (independent of F)."""
+        return EPS_OX_AF_PER_NM * self.fg_height_nm
+
+    @property
+    def c_total_af(self) -> float:
+        """Total floating-gate capacitance, aF (two bit-line neighbours)."""
+        return self.c_cg_af + self.c_tox_af + 2.0 * self.c_fgfg_af
+
+    @property
+    def gate_coupling(self) -> float:
+        """Gate coupling ratio alpha_G = C_CG / C_total (dimensionless)."""
+        return self.c_cg_af / self.c_total_af
+
+    @property
+    def coupling(self) -> float:
+        """Floating-gate interference ratio gamma = C_FG-FG / C_total: a neighbour's Vth change
+        times gamma moves this cell's Vth."""
+        return self.c_fgfg_af / self.c_total_af
+
+    @property
+    def electrons_per_volt(self) -> float:
+        """Stored electrons per volt of Vth shift, C_CG / q."""
+        return self.c_cg_af * 1e-18 / Q_E
+
+    @property
+    def window_electrons(self) -> float:
+        """Electrons between the erased and the top programmed state."""
+        return self.electrons_per_volt * self.window_v
+
+    def electrons_per_state(self, bits: int) -> float:
+        """Electrons between adjacent states of a cell storing ``bits`` bits (1-4)."""
+        b = check_int("bits", bits, 1, 4)
+        return self.window_electrons / (2**b - 1)
+
+    @property
+    def rtn_sigma_v(self) -> float:
+        """Random telegraph noise sigma of the Vth, volts (see module docstring)."""
+        return RTN_SIGMA_90NM_V * (90.0 / self.feature_nm) ** RTN_EXP
+
+    def injection_sigma_v(self, step_v: float) -> float:
+        """Vth sigma left by Poisson injection of one ISPP step of ``step_v`` volts:
+        sqrt(q·step/C_CG), volts (Monzio Compagnoni et al. 2008)."""
+        s = check_real("step_v", step_v, 0.0, 5.0)
+        return math.sqrt(Q_E * s / (self.c_cg_af * 1e-18))
+
+
+def electron_counts(mean_electrons: float, n_cells: int, seed: int, capacity: int = 0) -> np.ndarray:
+    """Electrons one program pulse puts on each of ``n_cells`` floating gates, simulated electron
+    by electron (numba kernel :func:`flashlab.tech._kernels.inject_electrons`), int64 array.
+
+    ``capacity = 0``: Poisson injection with mean ``mean_electrons`` (sigma/N = 1/sqrt(N)).
+    ``capacity = M > mean_electrons``: self-limiting injection (each electron lowers the rate, as
+    the charging gate lowers the tunnelling field): binomial counts with the same mean and Fano
+    factor ``1 - mean/M``, sub-Poissonian for large packets (Monzio Compagnoni et al. 2008).
+    Deterministic for a given ``seed``; about 10 ns per electron.
+    """
+    n_mean = check_real("mean_electrons", mean_electrons, 0.0, 1e5)
+    n = check_int("n_cells", n_cells, 1, 10**8)
+    s = check_seed("seed", seed)
+    m = check_int("capacity", capacity, 0, 10**6)
+    if m == 0:
+        rate = n_mean
+    else:
+        if n_mean >= m:
+            raise ValueError(f"mean_electrons must be below capacity ({m}); got {mean_electrons!r}")
+        rate = -math.log1p(-n_mean / m)
+    return _kernels.inject_electrons(n, s, float(rate), float(m))
+
+
+@dataclass
+class NodeSweep:
+    """Planar cell quantities over feature sizes ``feature_nm`` (nm, as given), one entry each:
+    ``cell_area_nm2``, ``c_cg_af``/``c_tox_af``/``c_fgfg_af`` (aF), ``coupling`` (gamma),
+    ``electrons_per_volt``, ``electrons_per_state`` (for ``bits``), ``rtn_sigma_mv``."""
+
+    bits: int
+    feature_nm: np.ndarray
+    cell_area_nm2: np.ndarray
+    c_cg_af: np.ndarray
+    c_tox_af: np.ndarray
+    c_fgfg_af: np.ndarray
+    coupling: np.ndarray
+    electrons_per_volt: np.ndarray
+    electrons_per_state: np.ndarray
+    rtn_sigma_mv: np.ndarray
+
+
+def node_sweep(feature_nm, bits: int = 2, cell: PlanarCell | None = None) -> NodeSweep:
+    """Evaluate :class:`PlanarCell` (``cell``'s geometry, default :class:`PlanarCell` defaults) at
+    each feature size in ``feature_nm`` (nm, 5-250)."""
+    nodes = check_array("feature_nm", feature_nm, 5.0, 250.0)
+    b = check_int("bits", bits, 1, 4)
+    base = cell if cell is not None else PlanarCell(25.0)
+    if not isinstance(base, PlanarCell):
+        raise ValueError(f"cell must be a PlanarCell; got {cell!r} ({type(cell).__name__})")
+    cells = [replace(base, feature_nm=float(f)) for f in nodes]
+
+    def col(fn):
+        return np.array([fn(c) for c in cells])
+
+    return NodeSweep(
+        b, nodes, col(lambda c: c.cell_area_nm2), col(lambda c: c.c_cg_af), col(lambda c: c.c_tox_af),
+        col(lambda c: c.c_fgfg_af), col(lambda c: c.coupling), col(lambda c: c.electrons_per_volt),
+        col(lambda c: c.electrons_per_state(b)), col(lambda c: 1e3 * c.rtn_sigma_v),
+    )
+

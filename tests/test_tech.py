@@ -1,0 +1,239 @@
+"""Technology layer: planar scaling, electron statistics, economics, 3D density, charge-trap
+errors, and the presets it produces (the Cai table still holds on the 1X-nm TLC preset)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from flashlab.cell import default_read_refs, rber_analytic, vth_distributions
+from flashlab.presets import PRESETS, TLC_1XNM, technology
+from flashlab.tech import (
+    DENSITY_POINTS,
+    GENERATIONS_3D,
+    MLC_2Y,
+    QLC_96L,
+    SLC_5X,
+    TLC_1X,
+    PlanarCell,
+    Stack3D,
+    bit_cost,
+    cell_model,
+    charge_trap_distributions,
+    cost_per_gb,
+    ct_worst_rber,
+    electron_counts,
+    gross_dies_per_wafer,
+    layer_rber,
+    layer_sweep,
+    node_sweep,
+    poisson_yield,
+    shrink_returns,
+    shrink_sweep,
+)
+from test_cell_errors import CAI_CSV, _cai_table
+
+NODES = np.array([120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0])
+
+
+# ---- planar scaling ----------------------------------------------------------------------------
+
+
+def test_cell_area_is_4f2_and_25nm_mlc_holds_100_electrons():
+    c = PlanarCell(25.0)
+    assert c.cell_area_nm2 == pytest.approx(2500.0)
+    assert c.window_electrons == pytest.approx(100.0, rel=0.01)  # shrinks_3d.md A1
+    assert c.electrons_per_state(2) == pytest.approx(33.3, rel=0.01)
+    # C_CG locally ~ F**k with k in [1, 2] (A1's admissible range)
+    k = math.log(PlanarCell(26.0).c_cg_af / PlanarCell(24.0).c_cg_af) / math.log(26.0 / 24.0)
+    assert 1.0 < k < 2.0
+
+
+def test_node_sweep_is_monotone():
+    s = node_sweep(NODES, bits=3)
+    assert np.all(np.diff(s.electrons_per_state) < 0)  # fewer electrons
+    assert np.all(np.diff(s.coupling) > 0)  # more neighbour coupling
+    assert np.all(np.diff(s.rtn_sigma_mv) > 0)
+    assert np.all(np.diff(s.cell_area_nm2) < 0)
+    # Fukuda et al. 2007: RTN 3-sigma grows 1.8x from 90 nm to 20 nm
+    assert PlanarCell(20.0).rtn_sigma_v / PlanarCell(90.0).rtn_sigma_v == pytest.approx(1.8)
+
+
+@pytest.mark.parametrize("gen, pe", [(MLC_2Y, 3000.0), (TLC_1X, 1000.0), (SLC_5X, 100_000.0)])
+def test_rber_at_fixed_pe_rises_as_the_node_shrinks(gen, pe):
+    for days in (0.0, 365.0):
+        s = shrink_sweep(gen, NODES, pe, days)
+        assert np.all(np.diff(s.worst_rber) > 0), (gen.name, days, s.worst_rber)
+        assert np.all(np.diff(s.sigma_programmed) > 0)
+        assert np.all(np.diff(s.coupling_ratio) > 0)
+
+
+def test_endurance_falls_as_the_node_shrinks():
+    s = shrink_sweep(MLC_2Y, NODES[::3], 3000.0, 365.0, endurance=True)
+    assert np.all(np.diff(s.endurance_pe) < 0)
+
+
+@pytest.mark.parametrize("n", [25, 100])
+def test_electron_counts_sigma_over_n_is_one_over_sqrt_n(n):
+    counts = electron_counts(n, 200_000, seed=7)
+    assert counts.mean() == pytest.approx(n, rel=0.01)
+    assert counts.std() / counts.mean() == pytest.approx(1.0 / math.sqrt(n), rel=0.03)
+    assert np.array_equal(counts, electron_counts(n, 200_000, seed=7))  # same seed, same counts
+    assert not np.array_equal(counts, electron_counts(n, 200_000, seed=8))
+
+
+def test_self_limiting_injection_is_sub_poissonian():
+    counts = electron_counts(100, 100_000, seed=3, capacity=200)  # binomial, Fano 1 - 100/200
+    assert counts.mean() == pytest.approx(100.0, rel=0.01)
+    assert counts.var() / counts.mean() == pytest.approx(0.5, rel=0.05)
+
+
+# ---- presets produced by tech ----------------------------------------------------------------
+
+
+@pytest.mark.skipif(not CAI_CSV.exists(), reason="Cai et al. 2017 table not available")
+def test_tech_tlc_1x_preset_reproduces_cai_2017_with_interference_on():
+    m = cell_model(TLC_1X)
+    assert m.coupling_ratio > 0.0 and m.aggressors > 0  # program interference is modelled
+    assert TLC_1XNM.vth == m
+    cai = _cai_table()
+    fresh, worn = vth_distributions(m, 0), vth_distributions(m, 3000)
+    day, year = vth_distributions(m, 2000, 1.0), vth_distributions(m, 2000, 365.0)
+    checks = {"mean_pe0": fresh.means, "mean_pe3k": worn.means, "mean_pe2k_day1": day.means,
+              "mean_pe2k_year1": year.means, "sigma_day1": day.sigmas, "sigma_year1": year.sigmas}
+    worst = {k: float(np.max(np.abs(v - cai[k]))) for k, v in checks.items()}
+    assert max(worst.values()) <= 2.0, worst
+
+
+@pytest.mark.parametrize("gen", [TLC_1X, MLC_2Y, SLC_5X, QLC_96L])
+def test_interference_is_split_out_without_changing_totals(gen):
+    m = cell_model(gen)
+    plain = dataclasses.replace(m, coupling_ratio=0.0)
+    totals = vth_distributions(m, 1000, 30)
+    assert totals.sigmas[1] > vth_distributions(plain, 1000, 30).sigmas[1]
+    fresh = vth_distributions(m)
+    assert fresh.sigmas[1] == pytest.approx(gen.sigma_programmed, rel=1e-9)
+    assert fresh.sigmas[0] == pytest.approx(45.0, rel=1e-9)
+
+
+def test_moved_presets_follow_the_scaling():
+    assert PRESETS["mlc2x"].vth.coupling_ratio < PRESETS["mlc"].vth.coupling_ratio
+    assert PRESETS["tlc1y"].vth.coupling_ratio > PRESETS["tlc"].vth.coupling_ratio
+    r = {k: rber_analytic(vth_distributions(PRESETS[k].vth, 1000, 365)).rber.max() for k in ("tlc", "tlc1y")}
+    assert r["tlc1y"] > r["tlc"]
+    assert technology(TLC_1X, 19.0).vth == TLC_1XNM.vth  # the calibration node reproduces the preset
+
+
+# ---- economics -------------------------------------------------------------------------------
+
+
+def test_dies_per_wafer_and_yield_match_the_worked_values():
+    assert round(gross_dies_per_wafer(300.0, 100.0), 1) == 640.2  # shrinks_3d.md A6
+    assert round(gross_dies_per_wafer(290.0, 10.1**2), 1) == 583.7
+    assert gross_dies_per_wafer(300.0, 100.0, edge_exclusion_mm=5.0) == pytest.approx(gross_dies_per_wafer(290.0, 100.0))
+    assert poisson_yield(0.1, 100.0) == pytest.approx(math.exp(-0.1))
+    assert poisson_yield(0.0, 100.0) == 1.0
+    good = gross_dies_per_wafer(300.0, 100.0, 3.0) * poisson_yield(0.1, 100.0)
+    assert cost_per_gb(5000.0, 100.0, 256.0, 0.1) == pytest.approx(5000.0 / (good * 32.0))
+
+
+def test_shrink_returns_bit_cost_falls_and_savings_shrink():
+    r = shrink_returns(NODES)
+    assert r.bit_cost[-1] < 0.05 * r.bit_cost[0]
+    first, last = np.nanmean(r.saving[1:4]), np.nanmean(r.saving[-3:])
+    assert last < first
+    assert r.wafer_cost[-1] > r.wafer_cost[0]
+
+
+# ---- 3D NAND -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("point", DENSITY_POINTS, ids=[p.name for p in DENSITY_POINTS])
+def test_3d_density_within_20_percent_of_published(point):
+    model = point.stack().density_gb_mm2
+    assert model == pytest.approx(point.density_gb_mm2, rel=0.20), (point.name, model)
+
+
+def test_density_units_are_pinned_per_source():
+    intel = next(p for p in DENSITY_POINTS if "PLC" in p.name)
+    assert intel.unit == "binary" and intel.density_gb_mm2 == pytest.approx(23.3 * 2**30 / 1e9)
+    assert 1.67 * 2**40 / 73.3 / 2**30 == pytest.approx(23.3, rel=0.01)  # binary Tb / mm² gives 23.3
+    assert 85.3e9 * 3 == pytest.approx(256e9, rel=0.001)  # Samsung 48L 256 Gb counts decimal bits
+
+
+def test_bit_cost_u_curve_and_decks_escape_it():
+    layers = np.arange(16, 801, 8)
+    minima = {}
+    for decks in (1, 2, 3):
+        s = layer_sweep(layers, decks=decks)
+        i = int(np.argmin(s.bit_cost))
+        assert 0 < i < len(layers) - 1  # a U: falls, then rises
+        minima[decks] = (s.layers[i], s.bit_cost[i])
+    assert minima[1][0] < minima[2][0] < minima[3][0]
+    assert minima[3][1] < minima[2][1] < minima[1][1]
+
+
+def test_periphery_under_the_array_and_staircase_area():
+    beside, under = Stack3D(64, 1, 3, "beside"), Stack3D(64, 1, 3, "under")
+    assert beside.density_gb_mm2 == pytest.approx(under.density_gb_mm2 / 1.2)
+    assert Stack3D(256).staircase_fraction == pytest.approx(2 * Stack3D(128).staircase_fraction, rel=0.1)
+    assert bit_cost(GENERATIONS_3D[232]) < bit_cost(GENERATIONS_3D[32])
+
+
+# ---- 3D charge trap ------------------------------------------------------------------------------
+
+
+def test_early_retention_loss_is_fast_then_slow():
+    m = cell_model(QLC_96L)
+    r = [ct_worst_rber(m, 1000, d) for d in (0.0, 1 / 24, 1.0, 30.0, 365.0)]
+    assert np.all(np.diff(r) > 0)
+    assert r[1] / r[0] > 1.3  # the first hour already raises errors
+    per_day_early = (r[2] - r[0]) / 1.0
+    per_day_late = (r[4] - r[3]) / 335.0
+    assert per_day_early > 100 * per_day_late
+
+
+def test_layer_variation_bottom_layers_worst_and_retention_interference():
+    m = cell_model(QLC_96L)
+    lr = layer_rber(m, GENERATIONS_3D[96], 1000, 365)
+    assert lr.rber.size == 96 and np.all(np.diff(lr.rber) > 0)  # top to bottom: worse
+    assert lr.multiplier.mean() == pytest.approx(1.0)
+    n = m.levels.n_states
+    erased_nb, top_nb = (ct_worst_rber(m, 1000, 365, neighbour=k) for k in (0, n - 1))
+    assert erased_nb > ct_worst_rber(m, 1000, 365) > top_nb
+    d = charge_trap_distributions(m, 1000, 0.0)
+    np.testing.assert_allclose(d.means, vth_distributions(m, 1000).means)
+
+
+# ---- bad input -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: PlanarCell(-19.0), "feature_nm"),
+    (lambda: node_sweep([25.0, -5.0]), "feature_nm"),
+    (lambda: cell_model(TLC_1X, -16.0), "feature_nm"),
+    (lambda: Stack3D(0), "layers"),
+    (lambda: Stack3D(96, decks=0), "decks"),
+    (lambda: Stack3D(128, hole_top_nm=100.0, taper_deg=0.5), "closes the hole"),
+    (lambda: Stack3D(64, periphery="above"), "periphery"),
+    (lambda: gross_dies_per_wafer(300.0, 0.0), "die_mm2"),
+    (lambda: poisson_yield(-1.0, 100.0), "defects_per_cm2"),
+    (lambda: electron_counts(100, 10, 1, capacity=50), "capacity"),
+    (lambda: electron_counts(10, 0, 1), "n_cells"),
+    (lambda: shrink_returns([14.0, 25.0]), "decreasing"),
+    (lambda: layer_sweep([0, 16]), "layers"),
+    (lambda: cell_model(QLC_96L, 19.0), "planar"),
+])
+def test_bad_input_raises_a_clear_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_default_read_refs_of_every_preset_still_separate_states():
+    for tech in PRESETS.values():
+        refs = default_read_refs(tech.vth)
+        means = vth_distributions(tech.vth).means
+        assert np.all((refs > means[:-1]) & (refs < means[1:]))
