@@ -169,7 +169,7 @@ class DensityPoint:
 #: as reported (Micron/Intel CMOS under array from 64 layers; SK hynix periphery under cell;
 #: YMTC and Kioxia/WD BiCS6 arrays over CMOS; Intel 192 layers assumed four 48-layer decks).
 DENSITY_POINTS = (
-    DensityPoint("Samsung V-NAND gen 1, 128 Gb MLC", 24, 1, 2, "beside", 1.0, "decimal", "samsung2014vnand",
+    DensityPoint("Samsung V-NAND gen 1, 128 Gb MLC", 24, 1, 2, "beside", 1.0, "decimal", "park2014vnand",
                  "density about 1; die area recalled"),
     DensityPoint("Samsung 32-layer 128 Gb TLC, 68.9 mm²", 32, 1, 3, "beside", 1.86, "decimal", "samsung2015tlc"),
     DensityPoint("WD/Toshiba BiCS2 256 Gb TLC, 105 mm²", 48, 1, 3, "beside", 2.44, "decimal", "register2017bics"),

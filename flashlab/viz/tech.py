@@ -1,0 +1,245 @@
+"""Explorables for geometry shrinks and 3D NAND (the chapters "Geometry shrinks" and "3D NAND").
+
+Vth on the normalized scale of :mod:`flashlab.cell`; lengths in nm; densities in decimal Gb/mm².
+Each function returns an :class:`~flashlab.viz.explorable.Explorable` (``.static()`` for the book,
+``.live()`` in a kernel) or, for :func:`fab_economics`, a plain bokeh layout.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from bokeh.layouts import column
+from bokeh.models import ColumnDataSource, Div
+
+from ..cell.distributions import vth_distributions
+from ..cell.ecc import UBER_CLIENT, correctable_rber
+from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, PlanarCell, Stack3D,
+                    cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns, shrink_sweep)
+from .explorable import Control, Explorable
+from .levels import FLOOR, VTH_LABEL, _density_columns, _state_color, legend_below
+from .style import HIGHLIGHT, PALETTE, REFERENCE, new_figure, summary_html
+
+#: Planar nodes of the shrink explorable, nm (large to small).
+NODES = (120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0)
+#: Cell types of the shrink explorable and the calibrated generation behind each.
+SHRINK_GENERATIONS = {"SLC": SLC_5X, "MLC": MLC_2Y, "TLC": TLC_1X}
+#: P/E cycles at which each cell type's RBER is compared across nodes (its rating at its node).
+SHRINK_PE = {"SLC": 100_000.0, "MLC": 3000.0, "TLC": 1000.0}
+
+
+@lru_cache(maxsize=8)
+def _shrink_curves(cell: str, days: float):
+    """RBER and endurance of one cell type over all NODES (cached: the live slider moves the node)."""
+    gen = SHRINK_GENERATIONS[cell]
+    return shrink_sweep(gen, NODES, SHRINK_PE[cell], days, endurance=True)
+
+
+def shrink(days_values=(0.0, 365.0)) -> Explorable:
+    """Slide the planar node: electrons per state and neighbour coupling (top), the Vth states of
+    a cell worn to its rating with a year of retention (middle), and RBER and endurance over all
+    nodes with the current node marked (bottom)."""
+    v = np.linspace(-250.0, 520.0, 300)
+
+    def compute(node, cell, days):
+        gen = SHRINK_GENERATIONS[cell]
+        c = PlanarCell(node)
+        curves = _shrink_curves(cell, days)
+        i = NODES.index(node)
+        model = cell_model(gen, node)
+        d = vth_distributions(model, SHRINK_PE[cell], days)
+        bits = gen.bits
+        limit = correctable_rber(gen.ecc, UBER_CLIENT)
+        text = (
+            f"<b>{node:g} nm</b> {cell}: cell area {c.cell_area_nm2:,.0f} nm², "
+            f"<b>{c.electrons_per_state(bits):.0f} electrons</b> between adjacent states "
+            f"({c.electrons_per_volt:.0f} per volt), neighbour coupling <b>&gamma; = {c.coupling:.3f}</b>. "
+            f"After {SHRINK_PE[cell]:,.0f} P/E cycles and {days:g} days: worst-page RBER "
+            f"<b>{curves.worst_rber[i]:.1e}</b> (ECC limit {limit:.1e}); endurance "
+            f"<b>{curves.endurance_pe[i]:,.0f} P/E</b> with the {gen.ecc.t}-bit code of the {gen.name} preset."
+        )
+        sweep = {"node": np.array(NODES), "rber": curves.worst_rber, "life": curves.endurance_pe,
+                 "electrons": np.array([PlanarCell(f).electrons_per_state(bits) for f in NODES]),
+                 "g100": 100.0 * curves.coupling}
+        return {
+            "density": _density_columns(d, v, 8, log=True),
+            "sweep": sweep,
+            "now": {k: np.array([sweep[k][i]]) for k in sweep},
+            "summary": summary_html(text),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("density", "sweep", "now")}
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p0 = new_figure("Electrons between adjacent states, and neighbour coupling", "feature size F (nm)",
+                        "electrons per state / 100 x gamma", height=260, x_axis_type="log", y_axis_type="log",
+                        x_range=(130, 12), y_range=(1, 2000), tooltips=[("F", "@node nm"), ("electrons", "@electrons{0}"),
+                                                                       ("100 gamma", "@g100{0.0}")])
+        p0.line("node", "electrons", source=src["sweep"], color=PALETTE[0], line_width=2, legend_label="electrons per state")
+        p0.scatter("node", "electrons", source=src["now"], color=PALETTE[0], size=11, line_color="black")
+        p0.line("node", "g100", source=src["sweep"], color=PALETTE[1], line_width=2, legend_label="100 x coupling gamma")
+        p0.scatter("node", "g100", source=src["now"], color=PALETTE[1], size=11, line_color="black")
+        legend_below(p0, 2)
+        p1 = new_figure("Vth states at the cell's rated P/E count (log scale)", VTH_LABEL,
+                        "density (fraction per unit)", height=300, y_axis_type="log", x_range=(-250, 520),
+                        y_range=(1e-7, 0.1))
+        for s in range(8):
+            p1.varea(x="v", y1=FLOOR, y2=f"s{s}", source=src["density"], color=_state_color(s), alpha=0.25)
+            p1.line("v", f"s{s}", source=src["density"], color=_state_color(s), line_width=2)
+        p2 = new_figure("RBER and endurance across nodes", "feature size F (nm)", "worst-page RBER",
+                        height=300, x_axis_type="log", y_axis_type="log", x_range=(130, 12), y_range=(1e-12, 0.1),
+                        tooltips=[("F", "@node nm"), ("RBER", "@rber{0.0e}"), ("endurance", "@life{0,0} P/E")])
+        p2.line("node", "rber", source=src["sweep"], color=REFERENCE, line_width=2, legend_label="RBER at rated P/E")
+        p2.scatter("node", "rber", source=src["now"], color=REFERENCE, size=11, line_color="black")
+        legend_below(p2, 1)
+        p3 = new_figure("Endurance across nodes at this retention", "feature size F (nm)",
+                        "endurance (P/E cycles)", height=260, x_axis_type="log", y_axis_type="log", x_range=(130, 12),
+                        tooltips=[("F", "@node nm"), ("endurance", "@life{0,0} P/E")])
+        p3.line("node", "life", source=src["sweep"], color=HIGHLIGHT, line_width=2)
+        p3.scatter("node", "life", source=src["now"], color=HIGHLIGHT, size=11, line_color="black")
+        return column(summary, p0, p1, p2, p3, sizing_mode="stretch_width"), dict(src, summary=summary)
+
+    return Explorable(compute, figure, [
+        Control("node", "Feature size F (nm)", NODES, 19.0, fmt="{:g} nm"),
+        Control("cell", "Bits per cell", tuple(SHRINK_GENERATIONS), "TLC", fmt="{}"),
+        Control("days", "Retention (days since programming)", tuple(days_values), 365.0,
+                live_values=(0.0, 1.0, 30.0, 365.0), fmt="{:g}"),
+    ])
+
+
+def fab_economics(nodes=NODES):
+    """Bit cost through the planar nodes (relative to the first), each shrink's saving and the
+    wafers it takes to pay back the retooling (:func:`flashlab.tech.shrink_returns`)."""
+    r = shrink_returns(np.asarray(nodes, float))
+    src = ColumnDataSource({"node": r.feature_nm, "bit": r.bit_cost, "wafer": r.wafer_cost,
+                            "saving": 100.0 * np.nan_to_num(r.saving, nan=0.0),
+                            "label": [f"{f:g}" for f in r.feature_nm]})
+    p1 = new_figure("Relative cost per bit and per wafer, planar nodes", "feature size F (nm)", "relative to 120 nm",
+                    height=280, x_axis_type="log", y_axis_type="log", x_range=(130, 12),
+                    tooltips=[("F", "@node nm"), ("bit cost", "@bit{0.000}"), ("wafer cost", "@wafer{0.00}")])
+    p1.line("node", "bit", source=src, color=PALETTE[0], line_width=2, legend_label="cost per bit")
+    p1.scatter("node", "bit", source=src, color=PALETTE[0], size=8)
+    p1.line("node", "wafer", source=src, color=PALETTE[3], line_width=2, legend_label="cost per wafer")
+    legend_below(p1, 2)
+    p2 = new_figure("Bit-cost saving of each shrink", "shrink to F (nm)", "saving (%)", height=240,
+                    x_range=[f"{f:g}" for f in r.feature_nm[1:]], tooltips=[("to", "@label nm"), ("saving", "@saving{0}%")])
+    sub = ColumnDataSource({k: np.asarray(v)[1:] for k, v in src.data.items()})
+    p2.vbar(x="label", top="saving", source=sub, width=0.7, color=PALETTE[2])
+    return column(p1, p2, sizing_mode="stretch_width")
+
+
+def stack_3d(layer_values=(24, 32, 48, 64, 96, 128, 176, 232, 321, 400, 600),
+             deck_values=(1, 2, 3, 4)) -> Explorable:
+    """Add layers and decks: the design point against the published densities (top), cost per
+    bit against layer count for this many decks with its U-curve (bottom)."""
+    grid = np.arange(16, 1001, 8)
+    pts = {"layers": np.array([p.layers for p in DENSITY_POINTS]),
+           "density": np.array([p.density_gb_mm2 for p in DENSITY_POINTS]),
+           "model": np.array([p.stack().density_gb_mm2 for p in DENSITY_POINTS]),
+           "name": [p.name for p in DENSITY_POINTS]}
+
+    @lru_cache(maxsize=16)
+    def curve(decks):
+        return layer_sweep(grid, decks=decks)
+
+    def compute(layers, decks):
+        if layers < decks:
+            layers = decks
+        s = Stack3D(layers, decks)
+        c = curve(decks)
+        i = int(np.argmin(c.bit_cost))
+        text = (
+            f"<b>{layers} layers in {decks} deck{'s' if decks > 1 else ''}</b> (TLC, CMOS under the array): "
+            f"hole {s.hole_top:.0f} nm at the top, pitch {s.hole_pitch_nm:.0f} nm, deck {s.deck_height_um:.1f} &micro;m "
+            f"high; staircase {100 * s.staircase_fraction:.1f}% of the array; "
+            f"<b>{s.density_gb_mm2:.1f} Gb/mm²</b>. With {decks} deck{'s' if decks > 1 else ''}, bit cost is lowest "
+            f"at <b>{c.layers[i]} layers</b>."
+        )
+        return {
+            "curve": {"layers": c.layers, "density": c.density_gb_mm2, "cost": c.bit_cost / c.bit_cost.min()},
+            "now": {"layers": np.array([layers]), "density": np.array([s.density_gb_mm2]),
+                    "cost": np.array([(1 + 0.012 * s.gates + 0.25 * s.decks) / s.density_gb_mm2 / c.bit_cost.min()])},
+            "summary": summary_html(text),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("curve", "now")}
+        points = ColumnDataSource(pts)
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p1 = new_figure("Bit density: model and published dies", "active layers", "density (Gb/mm², decimal)",
+                        height=300, x_range=(0, 1000), y_range=(0, 60),
+                        tooltips=[("die", "@name"), ("layers", "@layers"), ("density", "@density{0.0}")])
+        p1.line("layers", "density", source=src["curve"], color=PALETTE[0], line_width=2, legend_label="model, TLC")
+        p1.scatter("layers", "density", source=points, color=PALETTE[1], size=9, marker="diamond",
+                   legend_label="published (any bits per cell)")
+        p1.scatter("layers", "model", source=points, color=PALETTE[1], size=7, fill_alpha=0,
+                   legend_label="model for the same die")
+        p1.scatter("layers", "density", source=src["now"], color=PALETTE[0], size=12, line_color="black")
+        legend_below(p1, 2)
+        p2 = new_figure("Cost per bit against layer count", "active layers", "cost per bit (1 = this deck count's minimum)",
+                        height=280, x_range=(0, 1000), y_range=(0.9, 3.0), tooltips=[("layers", "@layers"), ("cost", "@cost{0.00}")])
+        p2.line("layers", "cost", source=src["curve"], color=REFERENCE, line_width=2)
+        p2.scatter("layers", "cost", source=src["now"], color=REFERENCE, size=12, line_color="black")
+        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+
+    return Explorable(compute, figure, [
+        Control("layers", "Active layers", tuple(layer_values), 176, live_values=tuple(range(16, 1001, 8)), fmt="{}"),
+        Control("decks", "Decks", tuple(deck_values), 2, fmt="{}"),
+    ])
+
+
+def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0.1, 1.0, 30.0, 365.0),
+                       layers: int = 176) -> Explorable:
+    """3D charge-trap errors: RBER per layer (layer-to-layer variation), RBER over retention time
+    (early retention loss), with an erased or a top-state vertical neighbour (retention
+    interference), for the 96-layer QLC preset's cell in a ``layers``-layer stack."""
+    model = cell_model(QLC_96L)
+    stack = GENERATIONS_3D[layers]
+    times = np.logspace(-3, np.log10(365.0), 40)
+    top = model.levels.n_states - 1
+
+    @lru_cache(maxsize=16)
+    def over_time(pe):
+        return tuple(np.array([ct_worst_rber(model, pe, t, neighbour=nb) for t in times]) for nb in (None, 0, top))
+
+    def compute(pe, days):
+        lr = layer_rber(model, stack, pe, days)
+        avg, erased, full = over_time(pe)
+        now = ct_worst_rber(model, pe, days)
+        text = (
+            f"QLC charge-trap cell after <b>{pe:,} P/E cycles</b>, <b>{days:g} days</b>: worst-page RBER "
+            f"<b>{now:.1e}</b>; across the {layers} layers it ranges {lr.rber.min():.1e} to {lr.rber.max():.1e} "
+            f"(<b>{lr.multiplier.max():.2f}&times;</b> the mean at the bottom)."
+        )
+        return {
+            "layers": {"layer": np.arange(1, layers + 1), "rber": np.maximum(lr.rber, 1e-12)},
+            "time": {"t": times, "avg": np.maximum(avg, 1e-12), "erased": np.maximum(erased, 1e-12),
+                     "full": np.maximum(full, 1e-12)},
+            "now": {"t": np.array([max(days, 1e-3)]), "rber": np.array([max(now, 1e-12)])},
+            "summary": summary_html(text),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("layers", "time", "now")}
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p1 = new_figure("RBER per layer (top of the stack first)", "layer (1 = top)", "worst-page RBER", height=260,
+                        y_axis_type="log", y_range=(1e-6, 0.05), tooltips=[("layer", "@layer"), ("RBER", "@rber{0.0e}")])
+        p1.line("layer", "rber", source=src["layers"], color=PALETTE[0], line_width=2)
+        p2 = new_figure("RBER over retention time", "days since programming", "worst-page RBER", height=300,
+                        x_axis_type="log", y_axis_type="log", x_range=(1e-3, 400), y_range=(1e-6, 0.05),
+                        tooltips=[("days", "@t{0.000}"), ("RBER", "@avg{0.0e}")])
+        p2.line("t", "avg", source=src["time"], color=PALETTE[0], line_width=2, legend_label="random neighbour data")
+        p2.line("t", "erased", source=src["time"], color=PALETTE[3], line_width=2, line_dash="dashed",
+                legend_label="erased neighbour")
+        p2.line("t", "full", source=src["time"], color=PALETTE[2], line_width=2, line_dash="dotted",
+                legend_label="top-state neighbour")
+        p2.scatter("t", "rber", source=src["now"], color=PALETTE[0], size=11, line_color="black")
+        legend_below(p2, 2)
+        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+
+    return Explorable(compute, figure, [
+        Control("pe", "P/E cycles", tuple(pe_values), 1000, live_values=tuple(range(0, 3001, 100)), fmt="{:,}"),
+        Control("days", "Retention (days since programming)", tuple(days_values), 30.0,
+                live_values=(0.0, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 365.0), fmt="{:g}"),
+    ])

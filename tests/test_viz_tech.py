@@ -1,0 +1,68 @@
+"""Geometry-shrink and 3D NAND explorables: their data are the engine's, static() builds, and
+moving any control changes what is plotted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from flashlab.cell import vth_distributions
+from flashlab.tech import DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, PlanarCell, Stack3D, cell_model, layer_rber, shrink_sweep
+from flashlab.tech import QLC_96L, ct_worst_rber
+from flashlab.viz.tech import NODES, charge_trap_errors, fab_economics, shrink, stack_3d
+from test_viz_levels import _columns_equal
+
+FACTORIES = {
+    "shrink": lambda: shrink(),
+    "stack_3d": lambda: stack_3d(layer_values=(64, 176), deck_values=(1, 2)),
+    "charge_trap_errors": lambda: charge_trap_errors(pe_values=(0, 1000), days_values=(0.0, 30.0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FACTORIES))
+def test_static_builds_and_grid_points_differ(name):
+    ex = FACTORIES[name]()
+    if name != "shrink":  # the shrink grid (60 points) is built by the book; its data are checked below
+        assert ex.static().grid_size == int(np.prod([len(c.values) for c in ex.controls]))
+    base = ex.compute(**ex.defaults())
+    for c in ex.controls:
+        other = next(v for v in c.values if v != c.default)
+        moved = ex.compute(**dict(ex.defaults(), **{c.name: other}))
+        assert any(not _columns_equal(base[k], moved[k]) for k in base), (name, c.name)
+
+
+def test_shrink_data_come_from_the_engine():
+    ex = shrink()
+    data = ex.compute(node=16.0, cell="MLC", days=365.0)
+    sweep = shrink_sweep(MLC_2Y, NODES, 3000.0, 365.0, endurance=True)
+    np.testing.assert_allclose(data["sweep"]["rber"], sweep.worst_rber)
+    np.testing.assert_allclose(data["sweep"]["life"], sweep.endurance_pe)
+    np.testing.assert_allclose(data["sweep"]["electrons"], [PlanarCell(f).electrons_per_state(2) for f in NODES])
+    assert data["now"]["rber"][0] == pytest.approx(sweep.worst_rber[NODES.index(16.0)])
+    d = vth_distributions(cell_model(MLC_2Y, 16.0), 3000.0, 365.0)
+    v = data["density"]["v"]
+    assert np.nanmax(data["density"]["s1"]) == pytest.approx(np.max(d.pdf(v)[1] / 4), rel=1e-6)
+    assert np.isnan(data["density"]["s5"]).all()  # MLC has 4 states
+
+
+def test_stack_3d_data_come_from_the_engine():
+    ex = stack_3d()
+    data = ex.compute(layers=232, decks=2)
+    assert data["now"]["density"][0] == pytest.approx(Stack3D(232, 2).density_gb_mm2)
+    assert data["curve"]["cost"].min() == pytest.approx(1.0)
+    fig_layout, targets = ex.figure(data)
+    assert set(targets) == {"curve", "now", "summary"}
+    assert len(DENSITY_POINTS) == 12
+
+
+def test_charge_trap_data_come_from_the_engine():
+    ex = charge_trap_errors()
+    data = ex.compute(pe=1000, days=30.0)
+    lr = layer_rber(cell_model(QLC_96L), GENERATIONS_3D[176], 1000, 30.0)
+    np.testing.assert_allclose(data["layers"]["rber"], lr.rber)
+    assert data["now"]["rber"][0] == pytest.approx(ct_worst_rber(cell_model(QLC_96L), 1000, 30.0))
+
+
+def test_fab_economics_builds():
+    layout = fab_economics()
+    assert len(layout.children) == 2
