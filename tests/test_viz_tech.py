@@ -64,5 +64,5 @@ def test_charge_trap_data_come_from_the_engine():
 
 
 def test_fab_economics_builds():
-    layout = fab_economics()
-    assert len(layout.children) == 2
+    fig = fab_economics()
+    assert len(fig.layout.children) == 2 and fig.grid_size == 1

@@ -2,7 +2,7 @@
 
 Vth on the normalized scale of :mod:`flashlab.cell`; lengths in nm; densities in decimal Gb/mm².
 Each function returns an :class:`~flashlab.viz.explorable.Explorable` (``.static()`` for the book,
-``.live()`` in a kernel) or, for :func:`fab_economics`, a plain bokeh layout.
+``.live()`` in a kernel) or, for :func:`fab_economics`, a figure without controls.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..cell.distributions import vth_distributions
 from ..cell.ecc import UBER_CLIENT, correctable_rber
 from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, PlanarCell, Stack3D,
                     cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns, shrink_sweep)
-from .explorable import Control, Explorable
+from .explorable import Control, Explorable, StaticExplorable
 from .levels import FLOOR, VTH_LABEL, _density_columns, _state_color, legend_below
 from .style import HIGHLIGHT, PALETTE, REFERENCE, new_figure, summary_html
 
@@ -66,11 +66,12 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
             "density": _density_columns(d, v, 8, log=True),
             "sweep": sweep,
             "now": {k: np.array([sweep[k][i]]) for k in sweep},
+            "limit": {"node": np.array([130.0, 12.0]), "rber": np.array([limit, limit])},
             "summary": summary_html(text),
         }
 
     def figure(data):
-        src = {k: ColumnDataSource(data[k]) for k in ("density", "sweep", "now")}
+        src = {k: ColumnDataSource(data[k]) for k in ("density", "sweep", "now", "limit")}
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p0 = new_figure("Electrons between adjacent states, and neighbour coupling", "feature size F (nm)",
                         "electrons per state / 100 x gamma", height=260, x_axis_type="log", y_axis_type="log",
@@ -88,11 +89,13 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
             p1.varea(x="v", y1=FLOOR, y2=f"s{s}", source=src["density"], color=_state_color(s), alpha=0.25)
             p1.line("v", f"s{s}", source=src["density"], color=_state_color(s), line_width=2)
         p2 = new_figure("RBER and endurance across nodes", "feature size F (nm)", "worst-page RBER",
-                        height=300, x_axis_type="log", y_axis_type="log", x_range=(130, 12), y_range=(1e-12, 0.1),
+                        height=300, x_axis_type="log", y_axis_type="log", x_range=(130, 12), y_range=(1e-15, 0.1),
                         tooltips=[("F", "@node nm"), ("RBER", "@rber{0.0e}"), ("endurance", "@life{0,0} P/E")])
         p2.line("node", "rber", source=src["sweep"], color=REFERENCE, line_width=2, legend_label="RBER at rated P/E")
         p2.scatter("node", "rber", source=src["now"], color=REFERENCE, size=11, line_color="black")
-        legend_below(p2, 1)
+        p2.line("node", "rber", source=src["limit"], color="gray", line_width=2, line_dash="dotdash",
+                legend_label="what the preset's ECC corrects")
+        legend_below(p2, 2)
         p3 = new_figure("Endurance across nodes at this retention", "feature size F (nm)",
                         "endurance (P/E cycles)", height=260, x_axis_type="log", y_axis_type="log", x_range=(130, 12),
                         tooltips=[("F", "@node nm"), ("endurance", "@life{0,0} P/E")])
@@ -126,7 +129,7 @@ def fab_economics(nodes=NODES):
                     x_range=[f"{f:g}" for f in r.feature_nm[1:]], tooltips=[("to", "@label nm"), ("saving", "@saving{0}%")])
     sub = ColumnDataSource({k: np.asarray(v)[1:] for k, v in src.data.items()})
     p2.vbar(x="label", top="saving", source=sub, width=0.7, color=PALETTE[2])
-    return column(p1, p2, sizing_mode="stretch_width")
+    return StaticExplorable(column(p1, p2, sizing_mode="stretch_width"), 1)
 
 
 def stack_3d(layer_values=(24, 32, 48, 64, 96, 128, 176, 232, 321, 400, 600),
@@ -168,7 +171,7 @@ def stack_3d(layer_values=(24, 32, 48, 64, 96, 128, 176, 232, 321, 400, 600),
         points = ColumnDataSource(pts)
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("Bit density: model and published dies", "active layers", "density (Gb/mm², decimal)",
-                        height=300, x_range=(0, 1000), y_range=(0, 60),
+                        height=300, x_range=(0, 1000), y_range=(0, 40),
                         tooltips=[("die", "@name"), ("layers", "@layers"), ("density", "@density{0.0}")])
         p1.line("layers", "density", source=src["curve"], color=PALETTE[0], line_width=2, legend_label="model, TLC")
         p1.scatter("layers", "density", source=points, color=PALETTE[1], size=9, marker="diamond",
