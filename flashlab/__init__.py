@@ -1,7 +1,8 @@
 """flashlab: the simulation engine behind the interactive NAND flash textbook.
 
 Layers follow the hardware (see DESIGN.md): :mod:`flashlab.cell` (charge, threshold
-voltage, programming, errors), :mod:`flashlab.device`, :mod:`flashlab.ftl`,
+voltage, programming, errors), :mod:`flashlab.tech` (process shrinks, wafer economics, 3D
+NAND; it produces the cell presets), :mod:`flashlab.device`, :mod:`flashlab.ftl`,
 :mod:`flashlab.workload`, and :mod:`flashlab.viz` (figures and explorables, which
 imports the engine; the engine never imports it).
 
