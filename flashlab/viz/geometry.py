@@ -84,12 +84,12 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
     for c in range(n_ch):
         y = n_ch - 1 - c + 0.5
         wires.append((1.0, x0, y))
-        pkgs.append(dict(x=x0 + pkg_w / 2, y=y, w=pkg_w, h=0.9, tip=f"package on channel {c}"))
+        pkgs.append(dict(x=x0 + pkg_w / 2, y=y, w=pkg_w, h=0.92, tip=f"package on channel {c}"))
         for d in range(n_die):
             dx = x0 + gap + d * (die_w + gap) + die_w / 2
-            dies.append(dict(x=dx, y=y, w=die_w, h=0.7, tip=f"channel {c}, die {d}"))
+            dies.append(dict(x=dx, y=y, w=die_w, h=0.8, tip=f"channel {c}, die {d}"))
             for q in range(n_pl):
-                planes.append(dict(x=dx - die_w / 2 + (q + 0.5) * pl_w, y=y - 0.05, w=pl_w * 0.85, h=0.45,
+                planes.append(dict(x=dx - die_w / 2 + (q + 0.5) * pl_w, y=y - 0.12, w=pl_w * 0.85, h=0.42,
                                    tip=f"channel {c}, die {d}, plane {q}: {g.blocks_per_plane:,} blocks"))
     top.segment([w[0] for w in wires], [w[2] for w in wires], [w[1] for w in wires], [w[2] for w in wires],
                 line_width=2, color=REFERENCE, name="channel")
@@ -99,8 +99,10 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
     _boxes(top, "plane", planes, LEVEL_COLOURS["plane"])
     _labels(top, "top_labels", [(0.5, n_ch / 2, "controller")], text_align="center", text_baseline="middle")
     _labels(top, "channel_labels", [(1.05, n_ch - 1 - c + 0.52, f"channel {c}") for c in range(n_ch)], size="11px")
-    _labels(top, "die_labels", [(d["x"], d["y"] + 0.2, f"die {i % n_die}") for i, d in enumerate(dies)],
+    _labels(top, "die_labels", [(d["x"], d["y"] + 0.25, f"die {i % n_die}") for i, d in enumerate(dies)],
             size="11px", text_align="center", text_baseline="middle")
+    _labels(top, "plane_labels", [(q["x"], q["y"], f"plane {i % n_pl}") for i, q in enumerate(planes)],
+            size="10px", text_align="center", text_baseline="middle")
     _labels(top, "legend", [(0.0, -0.55, f"package (grey) > die (blue) > plane (light blue); a die runs one "
                                          f"operation per plane at a time")], size="11px")
 
@@ -127,7 +129,7 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
            LEVEL_COLOURS["block"], fill_alpha=0.35)
     _boxes(bottom, "page", pages, LEVEL_COLOURS["page"])
     # Zoom lines from block 0 to the block box.
-    bottom.segment([2.2, 2.2], [SHOWN + 1.4, SHOWN + 0.6], [3.4, 3.4], [SHOWN + 2.45, -0.95], color="#777777",
+    bottom.segment([2.2, 2.2], [SHOWN + 1.4, SHOWN + 0.6], [3.4, 3.4], [SHOWN + 1.5, -0.5], color="#777777",
                    line_dash="dotted")
     labels = [(b["x"], b["y"], f"block {i:,}") for b, i in zip(blocks, shown_blocks)]
     labels += [(p_["x"], p_["y"], f"page {i}") for p_, i in zip(pages, shown_pages)]
@@ -135,7 +137,7 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
             (4.6, 1.0, f"... {npg - SHOWN - 1:,} more pages") if npg > SHOWN + 1 else None]
     labels += [g_ for g_ in gaps if g_ is not None]
     _labels(bottom, "bottom_labels", labels, text_align="center", text_baseline="middle")
-    _labels(bottom, "units", [(0.0, -0.75, "erase: a whole block; program and read: one page")], size="11px")
+    _labels(bottom, "units", [(0.0, -0.82, "erase: a whole block; program and read: one page")], size="11px")
     return StaticExplorable(column(top, bottom, sizing_mode="stretch_width"), grid_size=1)
 
 
@@ -161,22 +163,23 @@ def nand_string(geometry: Geometry | None = None, bits_per_cell: int = 2, *, bit
     y_ssl, y_gsl = n_wl + 1.0, 0.0
     wl_y = [n_wl - k for k in range(n_wl)]  # WL k at y = n_wl - k (WL0 nearest the bit line)
     inhibit = set(range(1, shown, 2)) if operation == "program" else set()
-    x_of = [1.5 + j for j in range(shown)]
+    x_of = [1.0 + j for j in range(shown)]
+    right = x_of[-1] + 0.4
     height = min(720, 140 + 14 * n_wl)
     op_v = "V_pgm (program)" if operation == "program" else "V_read (read)"
     p = _diagram(f"one block: {n_wl} word lines x {n_bl:,} bit lines ({bits} bit{'s' if bits > 1 else ''} "
                  f"per cell: {g.pages_per_block} pages); {shown} bit lines drawn", height,
-                 (-2.6, shown + 4.4), (-1.6, n_wl + 3.2))
+                 (-2.6, right + 3.0), (-2.3, n_wl + 3.2))
     # Bit lines (vertical, through each string) and word lines (horizontal, across all strings).
     p.segment(x_of, [y_gsl - 0.6] * shown, x_of, [y_ssl + 1.0] * shown, color="#444444", line_width=2,
               name="bit_line")
     wl_colour = [HIGHLIGHT if k == selected else "#888888" for k in range(n_wl)]
-    wl_src = ColumnDataSource(dict(x0=[0.6] * n_wl, x1=[shown + 0.4] * n_wl, y=wl_y, color=wl_colour,
+    wl_src = ColumnDataSource(dict(x0=[0.6] * n_wl, x1=[right] * n_wl, y=wl_y, color=wl_colour,
                                    k=list(range(n_wl))))
     p.segment("x0", "y", "x1", "y", source=wl_src, color="color", line_width=2, name="word_line")
     for y, name in ((y_ssl, "SSL"), (y_gsl, "GSL")):
-        p.segment(0.6, y, shown + 0.4, y, color="#222222", line_width=3, line_dash="dashed", name=name)
-    p.segment(0.6, y_gsl - 0.6, shown + 0.4, y_gsl - 0.6, color="#222222", line_width=3, name="source_line")
+        p.segment(0.6, y, right, y, color="#222222", line_width=3, line_dash="dashed", name=name)
+    p.segment(0.6, y_gsl - 0.6, right, y_gsl - 0.6, color="#222222", line_width=3, name="source_line")
     cells = []
     for j, x in enumerate(x_of):
         for k, y in enumerate(wl_y):
@@ -195,14 +198,14 @@ def nand_string(geometry: Geometry | None = None, bits_per_cell: int = 2, *, bit
     labels += [(0.45, y_ssl, "SSL"), (0.45, y_gsl, "GSL"), (0.45, y_gsl - 0.6, "source line")]
     _labels(p, "row_labels", labels, size="11px", text_align="right", text_baseline="middle")
     bl_labels = [(x, y_ssl + 1.15, f"BL{j}") for j, x in enumerate(x_of)]
-    bl_labels.append((shown + 1.4, y_ssl + 1.15, f"... {n_bl - shown:,} more"))
-    _labels(p, "bit_line_labels", bl_labels, size="11px", text_align="center", text_baseline="bottom")
-    notes = [(shown + 0.7, n_wl / 2 + 0.8, "other word lines:"), (shown + 0.7, n_wl / 2 - 0.2, "V_pass")]
+    _labels(p, "bit_line_labels", bl_labels + [(right + 1.0, y_ssl + 1.15, f"... {n_bl - shown:,} more")],
+            size="11px", text_align="center", text_baseline="bottom")
+    notes = [(right + 0.3, wl_y[selected] + 3.0, "other word lines:"), (right + 0.3, wl_y[selected] + 2.0, "V_pass")]
     if operation == "program":
-        notes += [(shown + 0.7, wl_y[selected] - 1.6, "orange: programmed"),
-                  (shown + 0.7, wl_y[selected] - 2.6, "grey: inhibited")]
+        notes += [(right + 0.3, wl_y[selected] - 2.0, "orange: programmed"),
+                  (right + 0.3, wl_y[selected] - 3.0, "grey: inhibited")]
     _labels(p, "notes", notes, size="11px", text_baseline="middle")
-    _labels(p, "string_note", [(-2.5, -1.45, "one NAND string per bit line: cells in series between its "
+    _labels(p, "string_note", [(-2.5, -2.1, "one NAND string per bit line: cells in series between its "
                                              "two select transistors")], size="11px")
     return StaticExplorable(p, grid_size=1)
 
