@@ -57,3 +57,13 @@ def test_bad_input_names_the_parameter():
         nand_string(operation="erase")
     with pytest.raises(TypeError, match="geometry"):
         device_hierarchy("ssd")
+
+
+def test_tooltips_only_on_shapes_that_carry_one():
+    from bokeh.models import HoverTool
+
+    for layout in (nand_string().layout, device_hierarchy().layout):
+        hovers = list(layout.select({"type": HoverTool}))
+        assert hovers
+        for hover in hovers:
+            assert hover.renderers and all("tip" in r.data_source.data for r in hover.renderers)

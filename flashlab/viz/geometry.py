@@ -17,7 +17,7 @@ counted) (Compagnoni et al. 2017, ``compagnoni2017``).
 from __future__ import annotations
 
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, LabelSet
+from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
 from .._validate import check_int
 from ..device import Geometry
@@ -42,8 +42,7 @@ def _check_geometry(geometry) -> Geometry:
 
 
 def _diagram(title: str, height: int, x_range, y_range):
-    p = new_figure(title, "", "", height=height, x_range=x_range, y_range=y_range,
-                   tooltips=[("", "@tip")])
+    p = new_figure(title, "", "", height=height, x_range=x_range, y_range=y_range)
     p.axis.visible = False
     p.grid.visible = False
     p.toolbar_location = None
@@ -53,8 +52,12 @@ def _diagram(title: str, height: int, x_range, y_range):
 def _boxes(p, name: str, rows: list[dict], colour: str, **kwargs):
     """Rectangles from rows of x, y (centre), w, h, tip; the renderer is named for tests."""
     src = ColumnDataSource({k: [r[k] for r in rows] for k in ("x", "y", "w", "h", "tip")})
-    p.rect("x", "y", "w", "h", source=src, fill_color=colour, line_color="#555555", name=name, **kwargs)
-    return src
+    return p.rect("x", "y", "w", "h", source=src, fill_color=colour, line_color="#555555", name=name, **kwargs)
+
+
+def _hover(p, renderers) -> None:
+    """Tooltips (the ``tip`` column) on the boxes only: lines and labels have none."""
+    p.add_tools(HoverTool(renderers=list(renderers), tooltips=[("", "@tip")]))
 
 
 def _labels(p, name: str, rows: list[tuple[float, float, str]], size: str = "12px", **kwargs):
@@ -93,10 +96,11 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
                                    tip=f"channel {c}, die {d}, plane {q}: {g.blocks_per_plane:,} blocks"))
     top.segment([w[0] for w in wires], [w[2] for w in wires], [w[1] for w in wires], [w[2] for w in wires],
                 line_width=2, color=REFERENCE, name="channel")
-    _boxes(top, "controller", [dict(x=0.5, y=n_ch / 2, w=0.9, h=n_ch - 0.1, tip="controller (runs the FTL)")], "#d9d9d9")
-    _boxes(top, "package", pkgs, LEVEL_COLOURS["package"])
-    _boxes(top, "die", dies, LEVEL_COLOURS["die"])
-    _boxes(top, "plane", planes, LEVEL_COLOURS["plane"])
+    _hover(top, [_boxes(top, "controller", [dict(x=0.5, y=n_ch / 2, w=0.9, h=n_ch - 0.1,
+                                                 tip="controller (runs the FTL)")], "#d9d9d9"),
+                 _boxes(top, "package", pkgs, LEVEL_COLOURS["package"]),
+                 _boxes(top, "die", dies, LEVEL_COLOURS["die"]),
+                 _boxes(top, "plane", planes, LEVEL_COLOURS["plane"])])
     _labels(top, "top_labels", [(0.5, n_ch / 2, "controller")], text_align="center", text_baseline="middle")
     _labels(top, "channel_labels", [(1.05, n_ch - 1 - c + 0.52, f"channel {c}") for c in range(n_ch)], size="11px")
     _labels(top, "die_labels", [(d["x"], d["y"] + 0.25, f"die {i % n_die}") for i, d in enumerate(dies)],
@@ -122,12 +126,13 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
 
     blocks = stack(shown_blocks, nb, 1.2, "block", f"{npg} pages, the unit of erase")
     pages = stack(shown_pages, npg, 4.6, "page", f"{_kib(g.page_size)}, the unit of read and program")
-    _boxes(bottom, "plane_box", [dict(x=1.2, y=(SHOWN + 1) / 2, w=2.4, h=SHOWN + 2.0, tip="one plane")],
-           LEVEL_COLOURS["plane"], fill_alpha=0.35)
-    _boxes(bottom, "block", blocks, LEVEL_COLOURS["block"])
-    _boxes(bottom, "block_box", [dict(x=4.6, y=(SHOWN + 1) / 2, w=2.4, h=SHOWN + 2.0, tip="one block")],
-           LEVEL_COLOURS["block"], fill_alpha=0.35)
-    _boxes(bottom, "page", pages, LEVEL_COLOURS["page"])
+    _hover(bottom, [
+        _boxes(bottom, "plane_box", [dict(x=1.2, y=(SHOWN + 1) / 2, w=2.4, h=SHOWN + 2.0, tip="one plane")],
+               LEVEL_COLOURS["plane"], fill_alpha=0.35),
+        _boxes(bottom, "block", blocks, LEVEL_COLOURS["block"]),
+        _boxes(bottom, "block_box", [dict(x=4.6, y=(SHOWN + 1) / 2, w=2.4, h=SHOWN + 2.0, tip="one block")],
+               LEVEL_COLOURS["block"], fill_alpha=0.35),
+        _boxes(bottom, "page", pages, LEVEL_COLOURS["page"])])
     # Zoom lines from block 0 to the block box.
     bottom.segment([2.2, 2.2], [SHOWN + 1.4, SHOWN + 0.6], [3.4, 3.4], [SHOWN + 1.5, -0.5], color="#777777",
                    line_dash="dotted")
@@ -190,9 +195,10 @@ def nand_string(geometry: Geometry | None = None, bits_per_cell: int = 2, *, bit
     colours = [HIGHLIGHT if "programmed" in c["tip"] or "sensed" in c["tip"] else
                (ERASED if "inhibited" in c["tip"] else "#f0f0f0") for c in cells]
     src = ColumnDataSource({k: [c[k] for c in cells] for k in ("x", "y", "w", "h", "tip")} | {"color": colours})
-    p.rect("x", "y", "w", "h", source=src, fill_color="color", line_color="#333333", name="cell")
-    _boxes(p, "select", [dict(x=x, y=y, w=0.5, h=0.55, tip=f"{'string' if y == y_ssl else 'ground'} select "
-                              f"transistor of BL{j}") for j, x in enumerate(x_of) for y in (y_ssl, y_gsl)], PROGRAMMED)
+    _hover(p, [p.rect("x", "y", "w", "h", source=src, fill_color="color", line_color="#333333", name="cell"),
+               _boxes(p, "select", [dict(x=x, y=y, w=0.5, h=0.55, tip=f"{'string' if y == y_ssl else 'ground'} "
+                                         f"select transistor of BL{j}") for j, x in enumerate(x_of)
+                                    for y in (y_ssl, y_gsl)], PROGRAMMED)])
     labels = [(0.45, y, f"WL{k}" + (f"  {op_v}" if k == selected else "")) for k, y in enumerate(wl_y)
               if k in (0, n_wl - 1, selected)]
     labels += [(0.45, y_ssl, "SSL"), (0.45, y_gsl, "GSL"), (0.45, y_gsl - 0.6, "source line")]
