@@ -8,17 +8,47 @@
   console error, and pointing at a CDN); the book has no thebe cells.
 * Starts pages in light mode (the theme otherwise logs an error when no mode is stored, as
   happens on ``file://``); the explorables' figures are drawn for a light background.
+* Lists in the bibliography only the works the book cites: chapters cite with ``footcite``,
+  which sphinxcontrib-bibtex does not count as cited, so the bibliography page's
+  ``:filter: cited_in_book`` becomes ``key in {...}`` over every key cited in ``chapters/`` and
+  ``book/``, and the page is re-read on every build so the list follows the chapters.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
 import bokeh
 
 BOKEH_FILES = ("bokeh", "bokeh-widgets")
+
+# {cite:p}`a,b`, {footcite}`a`, {footcite:t}`a`: the keys between the backticks.
+CITE_ROLE = re.compile(r"\{(?:foot)?cite(?::[a-z]+)*\}`([^`]+)`")
+BIBLIOGRAPHY_DOC = "book/bibliography"
+CITED_FILTER = ":filter: cited_in_book"
+
+
+def cited_keys(srcdir) -> set[str]:
+    """BibTeX keys (lower case, as the bibliography filter sees them) cited in the book's pages."""
+    root = Path(srcdir)
+    keys = set()
+    for path in sorted(root.glob("chapters/*.md")) + sorted(root.glob("book/*.md")):
+        for m in CITE_ROLE.finditer(path.read_text(encoding="utf-8")):
+            keys.update(k.strip().lower() for k in m.group(1).split(",") if k.strip())
+    return keys
+
+
+def _cited_only(app, docname, source):
+    if docname == BIBLIOGRAPHY_DOC and CITED_FILTER in source[0]:
+        listed = ", ".join(repr(k) for k in sorted(cited_keys(app.srcdir)))
+        source[0] = source[0].replace(CITED_FILTER, f":filter: key in {{{listed}}}")
+
+
+def _always_reread_bibliography(app, env, added, changed, removed):
+    return [BIBLIOGRAPHY_DOC] if BIBLIOGRAPHY_DOC in env.found_docs else []
 
 
 def _bokeh_js_dir() -> Path:
@@ -53,4 +83,6 @@ def setup(app):
         app.add_js_file(f"bokeh/{name}-{bokeh.__version__}.min.js")
     app.connect("html-page-context", _page_context, priority=900)  # after the theme's own
     app.connect("build-finished", _copy_bokeh)
+    app.connect("source-read", _cited_only)
+    app.connect("env-get-outdated", _always_reread_bibliography)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
