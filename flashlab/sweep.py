@@ -520,8 +520,9 @@ def _table(points, keys, seeds, done, names, errors, results):
     if failed and errors == "raise":
         first, err = failed[0]
         more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
-        kept = f"; the {len(points) - len(failed)} others are in the table" + (
-            f" and in {results}" if results is not None else "")
+        kept = "" if len(failed) == len(points) else (
+            f"; {len(points) - len(failed)} finished point(s) kept in this error's table"
+            + (f" and in {results}" if results is not None else ""))
         raise SweepError(f"{len(failed)} of {len(points)} points failed: {first} raised {err}{more}{kept}",
                          table, [p for p, _ in failed])
     return table
