@@ -322,8 +322,10 @@ def _run_local(fn, todo, workers: int):
             futures = {pool.submit(_local_task, kwargs): key for key, kwargs in todo}
         for fut in as_completed(futures):
             yield futures[fut], _outcome(fut)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:  # interrupted: drop the queued points, let running ones end on their own
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 def _run_dask(fn, todo, client):

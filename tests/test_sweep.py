@@ -1,6 +1,7 @@
 """flashlab.sweep: the same table serially, on local processes and on a Dask cluster; seeds keyed
 by the point; resume from the results file without recomputing; clear errors for bad input."""
 
+import os
 import sys
 
 import cloudpickle
@@ -56,8 +57,23 @@ def test_table_has_one_row_per_point_with_parameters_and_results(serial_table):
     assert float(ds.wa_steady.sel(op=0.1, policy="greedy")) == t.loc[(0.1, "greedy"), "wa_steady"]
 
 
+def worker_numba(a):
+    """What a worker's numba was set up with."""
+    import numba
+
+    return {"threads": numba.config.NUMBA_NUM_THREADS, "in_use": numba.get_num_threads(),
+            "cache": os.path.abspath(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else ""}
+
+
+def check_workers(table):
+    assert (table["threads"] == 1).all() and (table["in_use"] == 1).all()
+    if os.environ.get("NUMBA_CACHE_DIR"):  # the workers share this process's compile cache
+        assert (table["cache"] == os.path.abspath(os.environ["NUMBA_CACHE_DIR"])).all()
+
+
 def test_local_processes_give_the_same_table(serial_table):
     assert sweep(tiny_wa, GRID, seed=7, workers=2).equals(serial_table)
+    check_workers(sweep(worker_numba, {"a": [1, 2, 3, 4]}, workers=2))
 
 
 def test_dask_cluster_gives_the_same_table(serial_table):
@@ -67,6 +83,7 @@ def test_dask_cluster_gives_the_same_table(serial_table):
         assert sweep(tiny_wa, GRID, seed=7, client=client).equals(serial_table)
         # a scheduler address works as well (the sweep opens and closes its own client)
         assert sweep(tiny_wa, GRID, seed=7, client=cluster.scheduler_address).equals(serial_table)
+        check_workers(sweep(worker_numba, {"a": [1, 2, 3, 4]}, client=client))
 
 
 def test_seeds_are_keyed_by_the_point_not_the_order():
