@@ -192,9 +192,14 @@ def _name(fn) -> str:
 
 
 # ---------------------------------------------------------------------------------- results
+def _is_record(value) -> bool:
+    """A mapping or a dataclass instance: its fields become columns."""
+    return isinstance(value, Mapping) or (dataclasses.is_dataclass(value) and not isinstance(value, type))
+
+
 def result_columns(result) -> dict:
     """The table columns of one result (see the module docstring for the rules)."""
-    if dataclasses.is_dataclass(result) and not isinstance(result, type) or isinstance(result, Mapping):
+    if _is_record(result):
         out: dict = {}
         _flatten(result, "", out)
         return out
@@ -209,7 +214,7 @@ def _flatten(obj, prefix: str, out: dict) -> None:
              if dataclasses.is_dataclass(obj) else obj)
     for k, v in items.items():
         name = f"{prefix}{k}"
-        if isinstance(v, Mapping) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
+        if _is_record(v):
             _flatten(v, name + ".", out)
         else:
             value = _plain(v)
