@@ -6,12 +6,14 @@ N-dimensional grid and ``df.reset_index()`` the flat table). The same call gives
 serially, over local processes, or on a Dask cluster:
 
 * **Where it runs.** By default over local processes, one per core
-  (:class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method). A local
-  pool starts in about a second, opens no network port and needs no scheduler, nanny or
-  dashboard, where a ``dask.distributed.LocalCluster`` takes several seconds and sockets for
-  the same work; ``fork`` is avoided because numba's thread pool does not survive it. Given a
-  ``dask.distributed.Client`` (or a scheduler address such as ``"tcp://10.0.0.5:8786"``) the
-  points run as Dask tasks on that cluster instead. ``workers=1`` runs them here, in order.
+  (:class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method). Its
+  workers cost about a second of CPU each to start (importing numba and loading the cached
+  kernels), it opens no network port and needs no scheduler, nanny or dashboard, where a
+  ``dask.distributed.LocalCluster`` adds those processes and sockets for the same work;
+  ``fork`` is avoided because numba's workqueue and GNU OpenMP threading layers are not
+  fork-safe. Given a ``dask.distributed.Client`` (or a scheduler address such as
+  ``"tcp://10.0.0.5:8786"``) the points run as Dask tasks on that cluster instead.
+  ``workers=1`` runs them here, in order.
 * **Seeds.** If ``fn`` takes a ``seed`` and the grid does not set one, each point gets its own,
   from :class:`numpy.random.SeedSequence` ``(seed, spawn_key=digest of the point)``: the child
   ``SeedSequence.spawn`` would make, keyed by the point's value instead of its position. The
