@@ -14,7 +14,8 @@ import os
 import sys
 
 # Modules that provide subcommands, in the order they are listed by ``flashlab --help``.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli", "flashlab.ftl.cli", "flashlab.ssd.cli")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli", "flashlab.ftl.cli", "flashlab.ssd.cli",
+                                       "flashlab.sweep_cli")
 
 
 class _Parser(argparse.ArgumentParser):
