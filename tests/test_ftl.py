@@ -240,3 +240,15 @@ def test_stepper_shows_pages_going_valid_stale_free():
 def test_bad_input_names_the_parameter(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+def test_stepper_default_device_teaches_that_sequential_overwrites_copy_nothing():
+    """The default tiny device keeps a whole block for GC; with 27 LBAs on 50 pages sequential
+    overwrites still invalidate whole blocks (WA 1) while random ones copy (WA > 1)."""
+    wa = {}
+    for name, wl in (("sequential", Workload("sequential")), ("uniform", Workload())):
+        st = Stepper(workload=wl)
+        start = st.step(100).counters
+        end = st.step(400).counters
+        wa[name] = 1 + (end["gc_copies"] - start["gc_copies"]) / (end["host_writes"] - start["host_writes"])
+    assert wa["sequential"] == 1.0 and wa["uniform"] > 1.5
