@@ -179,6 +179,19 @@ def log_histogram(lat: np.ndarray, lo_us: float, hi_us: float, bins_per_decade: 
     return 100 * np.histogram(lat, edges)[0] / max(lat.size, 1), edges
 
 
+def overlaid_log_histograms(title: str, x_label: str, y_label: str, lo_us: float, hi_us: float,
+                            source: ColumnDataSource, layers: list):
+    """A figure of histograms over the same log bins (``left``/``right`` in ms), drawn over each
+    other: ``layers`` are (column of shares in %, colour, legend label)."""
+    p = new_figure(title, x_label, y_label, height=320, x_axis_type="log", x_range=Range1d(lo_us / 1e3, hi_us / 1e3),
+                   y_range=Range1d(0, 100), tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}")]
+                   + [(f"{label} (%)", f"@{col}{{0.0}}") for col, _, label in layers])
+    for col, colour, label in layers:
+        p.quad(left="left", right="right", bottom=0, top=col, source=source, color=colour, alpha=0.5,
+               legend_label=label)
+    return p
+
+
 def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorable:
     """GC mode and open-loop write rate -> latency histograms (log bins) of the first and the
     last drive write, p99 latency per interval over time, free superblocks and foreground share."""
@@ -217,15 +230,10 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         pc = ColumnDataSource(data["pcts"])
         tm = ColumnDataSource(data["time"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        p1 = new_figure("Write latency, first and last drive write", "latency (ms, log scale)",
-                        "share of requests (%)", height=320, x_axis_type="log",
-                        x_range=Range1d(HIST_LO_US / 1e3, HIST_HI_US / 1e3), y_range=Range1d(0, 100),
-                        tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}"),
-                                  ("first drive write (%)", "@before{0.0}"), ("last drive write (%)", "@after{0.0}")])
-        p1.quad(left="left", right="right", bottom=0, top="before", source=h, color=BEFORE, alpha=0.5,
-                legend_label="first drive write (fresh)")
-        p1.quad(left="left", right="right", bottom=0, top="after", source=h, color=AFTER, alpha=0.5,
-                legend_label="last drive write (GC running)")
+        p1 = overlaid_log_histograms("Write latency, first and last drive write", "latency (ms, log scale)",
+                                     "share of requests (%)", HIST_LO_US, HIST_HI_US, h,
+                                     [("before", BEFORE, "first drive write (fresh)"),
+                                      ("after", AFTER, "last drive write (GC running)")])
         p1.segment(x0="x", x1="x", y0="y0", y1="y1", source=pc, color="black", line_dash="dashed", line_width=1.5,
                    legend_label="p99 of each")
         legend_below(p1)
@@ -311,15 +319,9 @@ def read_tails(reads: int = READ_RATE, op: float = 0.2, fills: float = 2.0, seed
         h = ColumnDataSource(data["hist"])
         idle = ColumnDataSource(data["idle"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        p = new_figure("Read latency while the drive collects garbage", "read latency (ms, log scale)",
-                       "share of reads (%)", height=320, x_axis_type="log",
-                       x_range=Range1d(READ_LO_US / 1e3, READ_HI_US / 1e3), y_range=Range1d(0, 100),
-                       tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}"),
-                                 ("suspend off (%)", "@off{0.0}"), ("suspend on (%)", "@on{0.0}")])
-        p.quad(left="left", right="right", bottom=0, top="off", source=h, color=AFTER, alpha=0.5,
-               legend_label="suspend off")
-        p.quad(left="left", right="right", bottom=0, top="on", source=h, color=BEFORE, alpha=0.5,
-               legend_label="suspend on")
+        p = overlaid_log_histograms("Read latency while the drive collects garbage", "read latency (ms, log scale)",
+                                    "share of reads (%)", READ_LO_US, READ_HI_US, h,
+                                    [("off", AFTER, "suspend off"), ("on", BEFORE, "suspend on")])
         p.line("x", "y", source=idle, color="black", line_dash="dashed", line_width=1.5,
                legend_label="a read on an idle plane")
         legend_below(p)
