@@ -15,16 +15,16 @@ FREE, OPEN, CLOSED, RETIRED = 0, 1, 2, 3
 
 
 class ReferenceFtl:
-    def __init__(self, blocks, ppb, user, *, policy="greedy", separation="gc", hot_window=1,
+    def __init__(self, blocks, ppb, user, *, policy="greedy", separation="gc", hot_window=1, hot_lbas=0,
                  gc_low=2, gc_high=3, dynamic_wl=False, static_wl_threshold=0,
                  read_refresh_limit=0, endurance=0):
         assert policy in ("greedy", "fifo", "cost_benefit")
         self.nb, self.ppb, self.user = blocks, ppb, user
-        self.policy, self.sep, self.hot_window = policy, separation, hot_window
+        self.policy, self.sep, self.hot_window, self.hot_lbas = policy, separation, hot_window, hot_lbas
         self.low, self.high = gc_low, gc_high
         self.dynamic_wl, self.static_thr = dynamic_wl, static_wl_threshold
         self.refresh, self.endurance = read_refresh_limit, endurance
-        self.n_open = {"none": 1, "gc": 2, "temperature": 3}[separation]
+        self.n_open = {"none": 1, "gc": 2, "temperature": 3, "oracle": 3}[separation]
         self.p2l = [-1] * (blocks * ppb)  # lba, -2-lba stale, -1 free
         self.stamp = [0] * (blocks * ppb)
         self.l2p = {}
@@ -164,6 +164,8 @@ class ReferenceFtl:
         if self.sep == "temperature":
             old = self.l2p.get(lba, -1)
             s = 1 if old < 0 or (self.c["host_writes"] - self.stamp[old]) % 2**32 >= self.hot_window else 0
+        elif self.sep == "oracle":
+            s = 0 if lba < self.hot_lbas else 1
         while self.room(s) == 0:
             if self.free_blocks() == 0:
                 self.read_only = True

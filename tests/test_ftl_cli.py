@@ -27,6 +27,18 @@ def test_json_output_parses_and_adds_up(capsys):
     assert data["counters"]["host_writes"] == data["user_pages"] * 3
 
 
+def test_oracle_separation_takes_the_hot_set_from_hot_fraction(capsys):
+    hotcold = ["--workload", "hotcold", "--hot-fraction", "0.1", "--hot-share", "0.9", "--policy", "cost_benefit",
+               "--json"]
+    wa = {}
+    for sep in ("none", "oracle"):
+        assert main(SMALL + hotcold + ["--separation", sep]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["config"]["separation"] == sep
+        wa[sep] = data["wa_steady"]
+    assert wa["oracle"] < wa["none"]
+
+
 def test_trace_input(tmp_path, capsys):
     trace = tmp_path / "t.csv"
     trace.write_text("".join(f"W,{(7 * i) % 600},1\n" for i in range(600)))

@@ -42,7 +42,8 @@ class FtlMachine(RuleBasedStateMachine):
         low = 1 if separation == "none" else 2
         config = FtlConfig(policy=policy, d=3, separation=separation, gc_low=low, gc_high=low + 1,
                            dynamic_wl=dynamic_wl, static_wl_threshold=static_wl,
-                           read_refresh_limit=refresh, endurance=endurance, hot_window=0.3)
+                           read_refresh_limit=refresh, endurance=endurance, hot_window=0.3,
+                           hot_lbas=3 if separation == "oracle" else 0)
         op = min_op(Geometry(blocks_per_plane=blocks, pages_per_block=ppb), config) + 0.01 + extra_op
         self.g = Geometry(blocks_per_plane=blocks, pages_per_block=ppb, op=op)
         self.ftl = Ftl(self.g, config, seed=seed)

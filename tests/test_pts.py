@@ -90,3 +90,36 @@ def test_deeper_queue_means_more_foreground_gc_but_not_a_lower_steady_state(by_q
     erase_us = units * t.t_erase_us / (ppb / wa)  # a victim frees ppb / WA pages of host writes
     busy_us = wa * (tx + t.mean_prog_us) + (wa - 1) * (tx + t.mean_read_us) + erase_us
     assert r[32].steady_iops == pytest.approx(units / busy_us * 1e6, rel=0.08)
+
+
+def test_latency_before_the_cliff_is_the_fresh_drive_whatever_the_run_length():
+    """`before` is the rounds before garbage collection first copied a page: it must not take in
+    the rounds where latency already rose, and a longer run must report the same window (the
+    midpoint cliff of a longer run, with a lower steady state, comes later: taking the rounds
+    before it once reported p99 42 ms with 8 fills against 8.4 ms with 4)."""
+    cfg = SsdConfig(geometry=ssd_geometry(48 * 2**20, 0.15, **SMALL))
+    short, long = (write_saturation(cfg, qd=16, fills=f, rounds_per_fill=8, seed=1) for f in (3, 6))
+    assert short.gc_round == long.gc_round > 0
+    assert short.before == long.before and short.before["requests"] > 0
+    assert np.array_equal(short.round_iops[:-1], long.round_iops[:short.round_iops.size - 1])
+    assert np.all(long.round_wa[:long.gc_round] == 1.0) and long.round_wa[long.gc_round] > 1.0
+    assert long.before["p99"] <= np.min(long.round_p99_us[long.gc_round:]) < long.after["p99"]
+    assert long.before["p99"] < 0.5 * long.after["p99"]
+
+
+def test_write_saturation_goes_on_until_the_steady_state_like_the_pts():
+    cfg = SsdConfig(geometry=ssd_geometry(48 * 2**20, 0.1, **SMALL))
+    fixed = write_saturation(cfg, qd=16, fills=1.5, rounds_per_fill=8, seed=1)
+    assert not fixed.steady.reached and fixed.round_iops.size == 12  # mid-cliff after 1.5 drive writes
+    r = write_saturation(cfg, qd=16, fills=1.5, max_fills=8, rounds_per_fill=8, seed=1)
+    assert r.steady.reached and 1.5 < r.round_fills[-1] <= 8.0
+    n = r.round_iops.size
+    assert (r.steady.start, r.steady.end) == (n - 5, n - 1)
+    # it stops at the first round that closes a steady window: one round earlier was not steady
+    for k, ok in ((n, True), (n - 1, False)):
+        w = slice(k - 5, k)
+        both = [steady_state(v[w]).reached for v in (r.round_iops, r.round_wa)]
+        assert all(both) is ok
+    assert r.before == fixed.before and np.array_equal(r.round_iops[:11], fixed.round_iops[:11])
+    with pytest.raises(ValueError, match="max_fills must be in"):
+        write_saturation(cfg, fills=2.0, max_fills=1.0)

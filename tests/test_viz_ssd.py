@@ -12,7 +12,7 @@ from flashlab.ssd import SsdConfig, nand_timeline, write_saturation
 from flashlab.viz import ssd as S
 
 
-FACTORIES = [S.preconditioning_curve, S.tail_latency, S.read_behind, S.fast_pages]
+FACTORIES = [S.preconditioning_curve, S.tail_latency, S.read_behind, S.fast_pages, S.read_tails]
 
 
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
@@ -32,7 +32,7 @@ def test_static_builds_and_every_grid_point_differs(factory):
 def test_preconditioning_curve_is_the_engines_pts_run():
     ex = S.preconditioning_curve()
     d = ex.compute(op=0.2, qd=32)
-    r = write_saturation(S.small_config(0.2), qd=32, fills=4.0, seed=0)
+    r = write_saturation(S.small_config(0.2), qd=32, fills=4.0, max_fills=8.0, seed=0)
     np.testing.assert_allclose(d["rounds"]["iops"], r.round_iops)
     np.testing.assert_allclose(d["rounds"]["p99"], r.round_p99_us / 1e3)
     np.testing.assert_allclose(d["rounds"]["fills"], r.round_fills)
@@ -103,3 +103,19 @@ def test_steering_puts_more_host_writes_on_fast_pages():
     assert S.fast_share(on) > S.fast_share(off) + 0.15
     d = S.fast_pages().compute(steering="on", rate=1000)
     assert sum(d["hist"]["this"]) == pytest.approx(100.0, abs=1e-6)
+
+
+def test_read_tails_are_the_reads_of_the_last_drive_write_and_suspension_cuts_them():
+    d = S.read_tails().compute(rate=1000)
+    assert sum(d["hist"]["off"]) == pytest.approx(100.0, abs=1e-6)
+    assert sum(d["hist"]["on"]) == pytest.approx(100.0, abs=1e-6)
+    r = S.mixed_point(1000, False)
+    _, last = S.first_last_fill(r)
+    assert ((r.op == 0) & last).sum() == r.user_pages  # one drive write of host writes
+    assert (r.phase == 0).sum() == r.user_pages  # after a sequential fill: every read hits written data
+    lat = {s: S.read_latency(S.mixed_point(1000, s)) for s in (False, True)}
+    assert lat[False].size == lat[True].size > 0.5 * r.user_pages  # two reads per write on average
+    idle = nand_timeline([(0.0, "read", 0, 0)], S.small_config(0.2, gc="off"))["latency_us"][0]
+    assert lat[True].min() >= idle - 1e-9
+    # without suspension reads wait behind programs and GC erases; with it the tail is gone
+    assert np.percentile(lat[False], 99) > 1000.0 > 5 * np.percentile(lat[True], 99)

@@ -55,12 +55,12 @@ RO_NONE, RO_WORN_OUT, RO_NO_SPACE = 0, 1, 2
 
 # prm
 (P_PPB, P_USER, P_POLICY, P_D, P_LOW, P_HIGH, P_SEP, P_HOT_WINDOW, P_DYN_WL,
- P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN) = range(13)
-NPRM = 13
+ P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN, P_HOT_LBAS) = range(14)
+NPRM = 14
 
 # policies and stream separation
 GREEDY, FIFO, COST_BENEFIT, RANDOM, D_CHOICES = range(5)
-SEP_NONE, SEP_GC, SEP_TEMPERATURE = range(3)
+SEP_NONE, SEP_GC, SEP_TEMPERATURE, SEP_ORACLE = range(4)
 
 _KEY_SHIFT = 40  # dynamic wear levelling: pool key = erase count << 40 | insertion sequence
 
@@ -409,8 +409,11 @@ def _collect(s):
 @_inline_kernel
 def _host_stream(s, lba):
     """Frontier for a host write: 0, or with temperature separation 1 for cold data (the LBA was
-    last written more than hot_window host writes ago, or never)."""
+    last written more than hot_window host writes ago, or never); with oracle separation 1 for
+    LBAs at or above P_HOT_LBAS (the workload's hot set is known)."""
     prm = s[6]
+    if prm[P_SEP] == SEP_ORACLE:
+        return 0 if lba < prm[P_HOT_LBAS] else 1
     if prm[P_SEP] != SEP_TEMPERATURE:
         return 0
     old = s[1][lba]

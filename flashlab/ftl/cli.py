@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import POLICIES, SEPARATIONS, FtlConfig
@@ -30,7 +31,8 @@ def register(subparsers) -> None:
     p.add_argument("--op", type=float, default=0.07, help="over-provisioning (physical-user)/user (default 0.07)")
     p.add_argument("--policy", default="greedy", help=f"GC victim policy: {', '.join(POLICIES)}")
     p.add_argument("--d", type=int, default=10, help="sample size of d_choices (default 10)")
-    p.add_argument("--separation", default="gc", help=f"write streams: {', '.join(SEPARATIONS)} (default gc)")
+    p.add_argument("--separation", default="gc", help=f"write streams: {', '.join(SEPARATIONS)} (default gc; "
+                   "oracle: the hotcold workload's hot LBAs, --hot-fraction, go to the hot stream)")
     p.add_argument("--workload", default="uniform", help=f"request pattern: {', '.join(PATTERNS)}")
     p.add_argument("--hot-fraction", type=float, default=0.2, help="hotcold: share of LBAs that are hot")
     p.add_argument("--hot-share", type=float, default=0.8, help="hotcold: share of requests to hot LBAs")
@@ -44,12 +46,13 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> str:
     geometry = Geometry(blocks_per_plane=args.blocks, pages_per_block=args.pages_per_block, op=args.op)
-    config = FtlConfig(policy=args.policy, d=args.d, separation=args.separation)
     if args.trace:
         workload = read_trace(args.trace)
     else:
         workload = Workload(args.workload, hot_fraction=args.hot_fraction, hot_share=args.hot_share,
                             zipf_exponent=args.zipf_exponent)
+    hot_lbas = math.ceil(args.hot_fraction * geometry.user_pages) if args.separation == "oracle" else 0
+    config = FtlConfig(policy=args.policy, d=args.d, separation=args.separation, hot_lbas=hot_lbas)
     r = simulate(geometry, config, workload, fills=args.fills, seed=args.seed)
     op_pages = geometry.effective_op
     theory = {

@@ -29,8 +29,8 @@ from flashlab.ftl import _kernels as K
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 
 POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
-SEPARATIONS = ("none", "gc", "temperature")
-_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3}
+SEPARATIONS = ("none", "gc", "temperature", "oracle")
+_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3, "oracle": 3}
 _READ_ONLY_REASONS = {
     K.RO_NONE: "",
     K.RO_WORN_OUT: "too few good blocks left (retired at the endurance limit) to hold every LBA "
@@ -62,10 +62,15 @@ class FtlConfig:
     separation : one of SEPARATIONS
         Write frontiers: ``none`` (GC copies share the host frontier), ``gc`` (host writes and
         GC copies go to separate blocks), ``temperature`` (as ``gc``, and host writes split
-        into hot and cold frontiers by the time since the LBA's previous write).
+        into hot and cold frontiers by the time since the LBA's previous write), ``oracle`` (as
+        ``temperature``, but the split knows the workload: LBAs below ``hot_lbas`` are hot, as in
+        a ``hotcold`` workload whose hot set is its lowest LBAs; a bound on what any classifier
+        of temperature can achieve).
     hot_window : float in (0, 1000], drive writes
         With ``temperature``: a rewrite is hot if the LBA's previous write was less than
         ``hot_window * user_pages`` host writes ago.
+    hot_lbas : int >= 0
+        With ``oracle`` (required, >= 1): LBAs ``[0, hot_lbas)`` are hot.
     gc_low, gc_high : int
         Free-block watermarks: GC starts when fewer than ``gc_low`` blocks are free and stops
         at ``gc_high``. ``gc_low >= 1`` (``>= 2`` with a separate GC frontier), ``gc_high >= gc_low``.
@@ -87,6 +92,7 @@ class FtlConfig:
     d: int = 10
     separation: str = "gc"
     hot_window: float = 0.5
+    hot_lbas: int = 0
     gc_low: int = 2
     gc_high: int = 3
     dynamic_wl: bool = False
@@ -99,6 +105,7 @@ class FtlConfig:
         check_int("d", self.d, 1, 4096)
         check_choice("separation", self.separation, SEPARATIONS)
         check_real("hot_window", self.hot_window, 0.0, 1000.0, lo_open=True)
+        check_int("hot_lbas", self.hot_lbas, 1 if self.separation == "oracle" else 0, 2**31 - 1)
         check_int("gc_low", self.gc_low, 1 if self.separation == "none" else 2, 2**31 - 1)
         check_int("gc_high", self.gc_high, self.gc_low, 2**31 - 1)
         check_choice("dynamic_wl", self.dynamic_wl, (False, True))
@@ -195,6 +202,7 @@ class Ftl:
         prm[K.P_REFRESH] = config.read_refresh_limit
         prm[K.P_ENDURANCE] = config.endurance
         prm[K.P_N_OPEN] = config.open_frontiers
+        prm[K.P_HOT_LBAS] = config.hot_lbas
         rng = np.random.SeedSequence([seed, 2]).generate_state(1, np.uint64)
         self._s = (pages, l2p, blk, blk64, lists, ctr, prm, rng)
 

@@ -13,15 +13,21 @@ from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import Ftl, FtlConfig, Snapshot
 from flashlab.workload import Trace, Workload
 
-# Five blocks of ten pages holding 38 LBAs; GC waits until no block is free.
-TINY_GEOMETRY = Geometry(blocks_per_plane=5, pages_per_block=10, op=0.3)
-TINY_CONFIG = FtlConfig(separation="none", gc_low=1, gc_high=1)
+#: Five blocks of ten pages holding 27 LBAs (op 0.8). A device this small keeps a whole block
+#: free for garbage collection (10 of its 50 pages), so it needs far more spare than a real SSD to
+#: behave like one: at op 0.8 sequential overwrites need no copies (WA 1), while at op 0.3
+#: (38 LBAs) only 2 pages are spare beyond the reserved block and every workload, sequential
+#: included, settles at WA 5 to 6.
+TINY_GEOMETRY = Geometry(blocks_per_plane=5, pages_per_block=10, op=0.8)
+#: Greedy GC with one write stream, started when the FTL takes its last free block (fewer than
+#: ``gc_low = 1`` free) and run until one block is free again.
+TINY_CONFIG = FtlConfig(policy="greedy", separation="none", gc_low=1, gc_high=1)
 
 
 class Stepper:
     """Step an FTL through a workload, one host operation (one page) per step.
 
-    >>> st = Stepper()                     # 5 blocks x 10 pages, greedy, uniform writes
+    >>> st = Stepper()                     # 5 blocks x 10 pages, 27 LBAs, greedy, uniform writes
     >>> snap = st.step(40)                 # after 40 host writes
     >>> snap.page_state.reshape(5, 10)     # 0 free, 1 valid, 2 stale
     """

@@ -11,7 +11,9 @@ SNIA Solid State Storage Performance Test Specification (PTS) 2.0.2:
 * steady state over a 5-round window: ``max - min <= 20%`` of the window's average (excursion)
   and the best-fit line changes by ``<= 10%`` of the average across the window (slope).
 
-Rounds here are equal amounts of data written (PTS uses one-minute rounds). The steady state
+Rounds here are equal amounts of data written (PTS uses one-minute rounds). Like the PTS, which
+runs rounds until the steady-state criteria hold (up to a maximum), :func:`write_saturation` can
+go on past its ``fills`` until they do (``max_fills``). The steady state
 reported is the *last* 5 rounds, ``reached`` if their IOPS and their write amplification both
 meet the criteria. Taking the first window whose IOPS qualify, as a PTS run that stops there
 would, mistakes part of the cliff for the steady state: after the cliff IOPS fall slowly, often
@@ -91,9 +93,12 @@ class PtsResult:
     ``steady_iops`` (the last 5 rounds' mean), ``steady_wa``,
     ``cliff_round`` (first round whose IOPS is below the midpoint of FOB and steady IOPS, -1 if
     steady IOPS is within 20% of FOB: no cliff), ``cliff_fills`` and ``cliff_time_s`` (where that
-    round starts), ``before`` / ``after``: latency percentiles (us) of requests completed before
-    the cliff and in the steady window (or after the cliff), ``result``: the full
-    :class:`~flashlab.ssd.sim.IoResult`.
+    round starts), ``gc_round`` (first round in which garbage collection copied a page, -1 if
+    none), ``before``: latency percentiles (us) of the requests completed in the rounds before
+    ``gc_round`` (the fresh drive, before any GC: it depends only on those rounds, so a longer
+    run reports the same), ``after``: those of the steady window (the last 5 rounds),
+    ``result``: the simulation the rounds come from (:class:`~flashlab.ssd.sim.IoResult`; when the
+    run stopped at a steady state found before its end, it holds more requests than the rounds).
     """
 
     round_fills: np.ndarray
@@ -111,17 +116,24 @@ class PtsResult:
     cliff_round: int
     cliff_fills: float
     cliff_time_s: float
+    gc_round: int
     before: dict
     after: dict
     result: IoResult
 
 
 def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: float = 4.0,
-                     rounds_per_fill: int = 10, precondition: bool = False, seed: int = 0,
-                     progress: bool | None = None) -> PtsResult:
+                     max_fills: float | None = None, rounds_per_fill: int = 10, precondition: bool = False,
+                     seed: int = 0, progress: bool | None = None) -> PtsResult:
     """SNIA PTS Write Saturation: purge, optionally precondition (2x capacity of 128 KiB
     sequential writes), then random 4 KiB writes at queue depth ``qd`` (closed loop) until
     ``fills`` x the user capacity is written, in ``rounds_per_fill`` rounds per capacity.
+
+    With ``max_fills`` (>= ``fills``) the test goes on, as the PTS does, until the last 5 rounds
+    meet the steady-state criteria (IOPS and WA) or ``max_fills`` capacities are written: the
+    result ends at the first round, at or after ``fills``, that closes a steady window. (The
+    simulation is re-run with twice the length each time it needs more rounds; the same seed
+    gives the same requests, so the earlier rounds do not change.)
 
     The page size must be 4 KiB (one host write, one page program).
     """
@@ -132,22 +144,67 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
         raise ValueError(f"page_size must be 4096 bytes for 4 KiB random writes; got {config.geometry.page_size}")
     check_int("qd", qd, 1, 65536)
     fills = check_real("fills", fills, 0.0, 100.0, lo_open=True)
+    if max_fills is not None:
+        max_fills = check_real("max_fills", max_fills, fills, 100.0)
     check_int("rounds_per_fill", rounds_per_fill, 1, 1000)
     check_seed("seed", seed)
-    rounds = max(1, round(fills * rounds_per_fill))
+    first = max(1, round(fills * rounds_per_fill))
+    last = first if max_fills is None else max(first, round(max_fills * rounds_per_fill))
     load = HostLoad(qd=qd, workload=Workload("uniform"), write_size=4096)
-    res = simulate_io(config, load, fills=fills, seed=seed, precondition_fills=2.0 if precondition else 0.0,
-                      samples=rounds * 20, progress=progress)
+    rounds, check_from = first, first
+    while True:
+        res = simulate_io(config, load, fills=rounds / rounds_per_fill, seed=seed,
+                          precondition_fills=2.0 if precondition else 0.0, samples=rounds * 20, progress=progress)
+        stats = _rounds(res, rounds, rounds_per_fill)
+        end = next((e for e in range(check_from, rounds + 1) if _steady_window(stats, e).reached), None)
+        if end is not None or rounds == last:
+            break
+        rounds, check_from = min(last, 2 * rounds), rounds + 1
+    n_rounds = rounds if end is None else end
+    ss = _steady_window(stats, n_rounds)
+    *per_round, bounds, lat_sorted = stats
+    iops, p99, p999, wa, free, fg, end_s = (a[:n_rounds] for a in per_round)
+    bounds = bounds[:n_rounds + 1]
     user = config.geometry.user_pages
+    round_fills = bounds[1:] / user
+    fob = float(iops[0])
+    window = slice(max(0, n_rounds - 5), n_rounds)
+    steady_iops = float(np.nanmean(iops[window]))
+    steady_wa = float(np.nanmean(wa[window]))
+    cliff = -1
+    if steady_iops < 0.8 * fob:
+        below = np.flatnonzero(iops < 0.5 * (fob + steady_iops))
+        cliff = int(below[0]) if below.size else -1
+    cliff_fills = float(bounds[cliff] / user) if cliff >= 0 else math.nan
+    t_start = float(res.arrival_us[res.phase == 1].min())
+    cliff_time = float(end_s[cliff - 1]) if cliff > 0 else (t_start / 1e6 if cliff == 0 else math.nan)
+    copied = np.flatnonzero(wa > 1.0)
+    gc_round = int(copied[0]) if copied.size else -1
+    before_lat = lat_sorted[:bounds[gc_round] if gc_round >= 0 else bounds[-1]]
+    after_lat = lat_sorted[bounds[window.start]:bounds[window.stop]]
+    return PtsResult(
+        round_fills=round_fills, round_end_s=end_s, round_iops=iops, round_p99_us=p99, round_p999_us=p999,
+        round_wa=wa, round_free_blocks=free, round_fg_share=fg, fob_iops=fob, steady=ss,
+        steady_iops=float(steady_iops), steady_wa=steady_wa, cliff_round=cliff, cliff_fills=cliff_fills,
+        cliff_time_s=cliff_time, gc_round=gc_round, before=_pcts(before_lat), after=_pcts(after_lat), result=res,
+    )
+
+
+def _rounds(res: IoResult, rounds: int, rounds_per_fill: int):
+    """Per-round IOPS, p99, p99.9, WA, free superblocks, foreground share and end time (s), the
+    round boundaries (request counts in completion order) and the latencies in completion order.
+
+    Round ``r`` holds requests ``[r U / k, (r+1) U / k)`` in completion order (``U`` user pages,
+    ``k`` rounds per fill; one page each, so a closed loop completes them nearly in issue order):
+    the boundaries do not depend on the run's length."""
+    user = res.user_pages
     idx = np.flatnonzero(res.phase == 1)
     n = idx.size
-    # requests are 1 page each: round r is requests [r n / rounds, (r+1) n / rounds) in issue order,
-    # timed by completion order (closed loop: nearly the same).
     done = res.done_us[idx]
     order = np.argsort(done, kind="stable")
     done_sorted = done[order]
     lat_sorted = res.latency_us[idx][order]
-    bounds = np.linspace(0, n, rounds + 1).round().astype(np.int64)
+    bounds = np.minimum(np.round(np.arange(rounds + 1) * (user / rounds_per_fill)).astype(np.int64), n)
     t_start = float(res.arrival_us[idx].min()) if n else 0.0
     s = res.series
     iops, p99, p999, wa, free, fg, end_s = (np.full(rounds, np.nan) for _ in range(7))
@@ -169,34 +226,21 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
             dt = s["time_us"][i1] - s["time_us"][i0]
             fg[r] = (s["fg_time_us"][i1] - s["fg_time_us"][i0]) / dt if dt > 0 else np.nan
         free[r] = s["free_blocks"][i1] if s["free_blocks"].size else np.nan
-    round_fills = bounds[1:] / user
-    fob = float(iops[0])
-    # steady state: the last 5 rounds, if their IOPS and their WA both meet the PTS criteria
-    # (see the module docstring for why not the first window that does)
-    window = slice(max(0, rounds - 5), rounds)
-    ss = SteadyState(False, -1, -1, math.nan, math.nan, math.nan)
-    if rounds >= 5:
-        si = steady_state(np.nan_to_num(iops[window], nan=0.0))
-        sw = steady_state(np.nan_to_num(wa[window], nan=0.0))
-        ok = si.reached and sw.reached
-        ss = SteadyState(ok, window.start if ok else -1, window.stop - 1 if ok else -1, si.mean, si.excursion,
-                         si.slope_change)
-    steady_iops = float(np.nanmean(iops[window]))
-    steady_wa = float(np.nanmean(wa[window]))
-    cliff = -1
-    if steady_iops < 0.8 * fob:
-        below = np.flatnonzero(iops < 0.5 * (fob + steady_iops))
-        cliff = int(below[0]) if below.size else -1
-    cliff_fills = float(bounds[cliff] / user) if cliff >= 0 else math.nan
-    cliff_time = float(end_s[cliff - 1]) if cliff > 0 else (t_start / 1e6 if cliff == 0 else math.nan)
-    before_lat = lat_sorted[:bounds[cliff] if cliff >= 0 else 0]
-    after_lat = lat_sorted[bounds[window.start]:bounds[window.stop]]
-    return PtsResult(
-        round_fills=round_fills, round_end_s=end_s, round_iops=iops, round_p99_us=p99, round_p999_us=p999,
-        round_wa=wa, round_free_blocks=free, round_fg_share=fg, fob_iops=fob, steady=ss,
-        steady_iops=float(steady_iops), steady_wa=steady_wa, cliff_round=cliff, cliff_fills=cliff_fills,
-        cliff_time_s=cliff_time, before=_pcts(before_lat), after=_pcts(after_lat), result=res,
-    )
+    return iops, p99, p999, wa, free, fg, end_s, bounds, lat_sorted
+
+
+def _steady_window(stats, end: int) -> SteadyState:
+    """The 5 rounds ending before round ``end``: reached if their IOPS and their WA both meet
+    the PTS criteria (see the module docstring for why not the first window whose IOPS do)."""
+    iops, wa = stats[0], stats[3]
+    if end < 5:
+        return SteadyState(False, -1, -1, math.nan, math.nan, math.nan)
+    window = slice(end - 5, end)
+    si = steady_state(np.nan_to_num(iops[window], nan=0.0))
+    sw = steady_state(np.nan_to_num(wa[window], nan=0.0))
+    ok = si.reached and sw.reached
+    return SteadyState(ok, window.start if ok else -1, window.stop - 1 if ok else -1, si.mean, si.excursion,
+                       si.slope_change)
 
 
 def _pcts(lat: np.ndarray) -> dict:

@@ -25,6 +25,7 @@ from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, 
                           Span)
 
 from ..device import Geometry
+from ..ftl.stepper import TINY_CONFIG, TINY_GEOMETRY
 from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, Stepper, simulate, wa_agarwal,
                    wa_fifo, wa_greedy)
 from ..workload import Workload
@@ -56,13 +57,10 @@ def op_of(geometry: Geometry) -> float:
 
 
 # =============================================================================== stepping a device
-#: Five blocks of ten pages. A device this small must keep a whole block free for garbage collection
-#: (10 of its 50 pages), so it needs far more spare than a real SSD to behave like one: at op = 0.8
-#: (27 LBAs) sequential overwrites need no copies. (At the Stepper's default op = 0.3, 38 LBAs, only
-#: 2 pages are spare beyond the reserved block and every workload settles at WA 5 to 6.)
-STEPPER_GEOMETRY = Geometry(blocks_per_plane=5, pages_per_block=10, op=0.8)
-#: Greedy GC with one write stream, started only when no free block is left.
-STEPPER_CONFIG = FtlConfig(policy="greedy", separation="none", gc_low=1, gc_high=1)
+#: The Stepper's device (five blocks of ten pages, 27 LBAs) and configuration (greedy, one
+#: stream, GC when the last free block is taken): see :data:`flashlab.ftl.stepper.TINY_GEOMETRY`.
+STEPPER_GEOMETRY = TINY_GEOMETRY
+STEPPER_CONFIG = TINY_CONFIG
 STEPPER_WORKLOADS = {
     "uniform random": Workload(),
     "80/20 hot/cold": Workload("hotcold", hot_fraction=0.2, hot_share=0.8),

@@ -8,6 +8,8 @@
 * :func:`read_behind`: the operation a plane is busy with x suspend x when the read arrives ->
   a Gantt chart of the plane and the read's latency (``nand_timeline``).
 * :func:`fast_pages`: fast-page steering x write rate -> histogram of host write latency.
+* :func:`read_tails`: write rate -> histogram of the latency of reads mixed with writes while GC
+  runs, with program/erase suspension off and on.
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for
 the HTML book or ``.live()`` in a kernel. Every number comes from the engine (``flashlab.ssd``).
@@ -26,7 +28,7 @@ from bokeh.layouts import column
 from bokeh.models import ColumnDataSource, Div, FactorRange, LinearAxis, Range1d
 
 from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
-from ..workload import Workload
+from ..workload import OP_READ, OP_WRITE, Workload
 from .explorable import Control, Explorable
 from .style import HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, summary_html
 
@@ -52,18 +54,19 @@ PTS_QDS = (1, 4, 8, 32)
 
 
 @lru_cache(maxsize=256)
-def pts_point(op: float, qd: int, fills: float = 4.0, seed: int = 0):
-    """SNIA PTS write saturation on the chapter's small device (cached)."""
-    return write_saturation(small_config(op), qd=qd, fills=fills, seed=seed, progress=False)
+def pts_point(op: float, qd: int, fills: float = 4.0, max_fills: float = 8.0, seed: int = 0):
+    """SNIA PTS write saturation on the chapter's small device: at least ``fills`` drive writes,
+    then on until steady, up to ``max_fills`` (cached)."""
+    return write_saturation(small_config(op), qd=qd, fills=fills, max_fills=max_fills, seed=seed, progress=False)
 
 
-def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
+def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int = 0) -> Explorable:
     """Over-provisioning and queue depth -> IOPS per round against drive writes (PTS write
-    saturation, 10 rounds per drive write) with FOB, cliff and steady-state window marked;
-    p99 and p99.9 per round; free superblocks per round."""
+    saturation, 10 rounds per drive write, at least ``fills`` and on until steady) with FOB, cliff
+    and steady-state window marked; p99 and p99.9 per round; free superblocks per round."""
 
     def compute(op, qd):
-        r = pts_point(op, qd, fills, seed)
+        r = pts_point(op, qd, fills, max_fills, seed)
         x = r.round_fills
         step = x[0]
         ss = r.steady
@@ -74,13 +77,13 @@ def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
         if r.cliff_round >= 0:
             cliff_txt = (f"The <b>cliff</b> comes after <b>{r.cliff_fills:.1f} drive writes</b> "
                          f"({r.cliff_time_s:.1f} s at this speed); p99 latency {r.before['p99'] / 1e3:.1f} ms "
-                         f"before it, {r.after['p99'] / 1e3:.1f} ms after.")
+                         f"before garbage collection starts, {r.after['p99'] / 1e3:.1f} ms in the steady state.")
         else:
             cliff_txt = ("<b>No cliff</b>: the host writes too slowly to outrun background GC, which works in "
                          "the planes' idle time.")
-        steady_txt = (f"steady state (PTS criteria) in rounds {ss.start + 1}&ndash;{ss.end + 1}: "
-                      f"<b>{r.steady_iops:,.0f} IOPS</b>" if ss.reached else
-                      f"<b>no steady state</b> within {fills:g} drive writes (last 5 rounds: "
+        steady_txt = (f"steady state (PTS criteria) in rounds {ss.start + 1}&ndash;{ss.end + 1}, after "
+                      f"{x[-1]:.1f} drive writes: <b>{r.steady_iops:,.0f} IOPS</b>" if ss.reached else
+                      f"<b>no steady state</b> within {max_fills:g} drive writes (last 5 rounds: "
                       f"{r.steady_iops:,.0f} IOPS)")
         return {
             "rounds": {"fills": x, "iops": r.round_iops, "p99": r.round_p99_us / 1e3,
@@ -100,7 +103,7 @@ def preconditioning_curve(fills: float = 4.0, seed: int = 0) -> Explorable:
         steady = ColumnDataSource(data["steady"])
         cliff = ColumnDataSource(data["cliff"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        xr = Range1d(0, fills * 1.02)
+        xr = Range1d(0, fills * 1.15)  # the chapter's grid reaches steady state by 4.4 drive writes
         tips = [("drive writes", "@fills{0.0}"), ("IOPS", "@iops{0,0}"), ("p99 (ms)", "@p99{0.0}"),
                 ("p99.9 (ms)", "@p999{0.0}"), ("WA", "@wa{0.00}"), ("free superblocks", "@free"),
                 ("foreground GC (% of time)", "@fg{0}")]
@@ -161,10 +164,32 @@ def rate_point(gc: str, rate: int, op: float = 0.2, fills: float = 3.0, seed: in
 
 
 def first_last_fill(r) -> tuple[np.ndarray, np.ndarray]:
-    """Masks of the requests issued in the first and in the last drive write."""
-    n = r.op.size
-    i = np.arange(n)
-    return i < r.user_pages, i >= n - r.user_pages
+    """Masks of the workload's requests (reads included) issued during its first and its last
+    drive write, counted in host page writes (preconditioning excluded)."""
+    work = r.phase == 1
+    writes = np.cumsum(work & (r.op == OP_WRITE))
+    return work & (writes <= r.user_pages), work & (writes > writes[-1] - r.user_pages)
+
+
+def log_histogram(lat: np.ndarray, lo_us: float, hi_us: float, bins_per_decade: int = HIST_BINS):
+    """Share of latencies (%) in log-spaced bins from ``lo_us`` to ``hi_us`` (values outside are
+    counted in the end bins), and the bin edges (us)."""
+    edges = np.logspace(math.log10(lo_us), math.log10(hi_us), int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+    lat = np.clip(lat[np.isfinite(lat)], lo_us, hi_us * 0.999)
+    return 100 * np.histogram(lat, edges)[0] / max(lat.size, 1), edges
+
+
+def overlaid_log_histograms(title: str, x_label: str, y_label: str, lo_us: float, hi_us: float,
+                            source: ColumnDataSource, layers: list):
+    """A figure of histograms over the same log bins (``left``/``right`` in ms), drawn over each
+    other: ``layers`` are (column of shares in %, colour, legend label)."""
+    p = new_figure(title, x_label, y_label, height=320, x_axis_type="log", x_range=Range1d(lo_us / 1e3, hi_us / 1e3),
+                   y_range=Range1d(0, 100), tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}")]
+                   + [(f"{label} (%)", f"@{col}{{0.0}}") for col, _, label in layers])
+    for col, colour, label in layers:
+        p.quad(left="left", right="right", bottom=0, top=col, source=source, color=colour, alpha=0.5,
+               legend_label=label)
+    return p
 
 
 def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorable:
@@ -172,10 +197,7 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
     last drive write, p99 latency per interval over time, free superblocks and foreground share."""
 
     def hist(lat):
-        edges = np.logspace(math.log10(HIST_LO_US), math.log10(HIST_HI_US),
-                            int(round(math.log10(HIST_HI_US / HIST_LO_US) * HIST_BINS)) + 1)
-        lat = np.clip(lat[np.isfinite(lat)], HIST_LO_US, HIST_HI_US * 0.999)
-        return 100 * np.histogram(lat, edges)[0] / max(lat.size, 1), edges
+        return log_histogram(lat, HIST_LO_US, HIST_HI_US)
 
     def compute(gc, rate):
         r = rate_point(gc, rate, op, fills, seed)
@@ -208,15 +230,10 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         pc = ColumnDataSource(data["pcts"])
         tm = ColumnDataSource(data["time"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        p1 = new_figure("Write latency, first and last drive write", "latency (ms, log scale)",
-                        "share of requests (%)", height=320, x_axis_type="log",
-                        x_range=Range1d(HIST_LO_US / 1e3, HIST_HI_US / 1e3), y_range=Range1d(0, 100),
-                        tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}"),
-                                  ("first drive write (%)", "@before{0.0}"), ("last drive write (%)", "@after{0.0}")])
-        p1.quad(left="left", right="right", bottom=0, top="before", source=h, color=BEFORE, alpha=0.5,
-                legend_label="first drive write (fresh)")
-        p1.quad(left="left", right="right", bottom=0, top="after", source=h, color=AFTER, alpha=0.5,
-                legend_label="last drive write (GC running)")
+        p1 = overlaid_log_histograms("Write latency, first and last drive write", "latency (ms, log scale)",
+                                     "share of requests (%)", HIST_LO_US, HIST_HI_US, h,
+                                     [("before", BEFORE, "first drive write (fresh)"),
+                                      ("after", AFTER, "last drive write (GC running)")])
         p1.segment(x0="x", x1="x", y0="y0", y1="y1", source=pc, color="black", line_dash="dashed", line_width=1.5,
                    legend_label="p99 of each")
         legend_below(p1)
@@ -249,6 +266,72 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
             Control("rate", "Write rate (4 KiB writes per second)", RATES, 2000,
                     live_values=tuple(range(500, 6001, 500)), fmt="{:,d}"),
         ],
+    )
+
+
+# =============================================================================== reads under garbage collection
+READ_RATE = 2000
+MIX_WRITE_RATES = (500, 1000, 2000)
+READ_LO_US, READ_HI_US = 30.0, 1e5
+
+
+@lru_cache(maxsize=64)
+def mixed_point(write_rate: int, suspend: bool, reads: int = READ_RATE, op: float = 0.2, fills: float = 2.0,
+                seed: int = 0):
+    """Random 4 KiB reads at ``reads`` per second mixed with random 4 KiB writes at ``write_rate``
+    (one Poisson stream, at most 32 requests in the drive) on a drive first filled sequentially
+    (4 KiB, at the same arrival rate), for ``fills`` drive writes of the random writes (cached)."""
+    rate = float(reads + write_rate)
+    load = HostLoad(qd=32, rate_iops=rate, workload=Workload("uniform", read_fraction=reads / rate))
+    return simulate_io(small_config(op, suspend=suspend), load, fills=fills, precondition_fills=1.0,
+                       precondition_size=4096, seed=seed, progress=False)
+
+
+def read_latency(r) -> np.ndarray:
+    """Latencies (us) of the host reads issued during the last drive write of a mixed run."""
+    _, last = first_last_fill(r)
+    return r.latency_us[last & (r.op == OP_READ)]
+
+
+def read_tails(reads: int = READ_RATE, op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable:
+    """Write rate -> log-scale histogram of the latency of reads mixed with writes while GC runs,
+    with program/erase suspension off and on, against a read on an idle plane."""
+
+    def compute(rate):
+        lat = {s: read_latency(mixed_point(rate, s, reads, op, fills, seed)) for s in (False, True)}
+        h_off, edges = log_histogram(lat[False], READ_LO_US, READ_HI_US)
+        h_on, _ = log_histogram(lat[True], READ_LO_US, READ_HI_US)
+        p = {s: np.percentile(v, [50, 99, 99.9]) / 1e3 for s, v in lat.items()}
+        slow = {s: np.mean(v > 1000.0) for s, v in lat.items()}
+        idle = nand_timeline([(0.0, "read", 0, 0)], small_config(op, gc="off"))["latency_us"][0]
+        return {
+            "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "off": h_off, "on": h_on},
+            "idle": {"x": [idle / 1e3, idle / 1e3], "y": [0.0, 100.0]},
+            "summary": summary_html(
+                f"{reads:,} random reads/s mixed with <b>{rate:,} random writes/s</b> on a full drive, GC running "
+                f"(op = {op:g}; reads of the last of {fills:g} drive writes). Suspend off: read p50 / p99 / p99.9 "
+                f"<b>{p[False][0]:.2f} / {p[False][1]:.2f} / {p[False][2]:.2f} ms</b>, {slow[False]:.0%} of reads over "
+                f"1 ms. Suspend on: <b>{p[True][0]:.2f} / {p[True][1]:.2f} / {p[True][2]:.2f} ms</b>, "
+                f"{slow[True]:.0%} over 1 ms. A read on an idle plane takes {idle:.0f} &micro;s."),
+        }
+
+    def figure(data):
+        h = ColumnDataSource(data["hist"])
+        idle = ColumnDataSource(data["idle"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = overlaid_log_histograms("Read latency while the drive collects garbage", "read latency (ms, log scale)",
+                                    "share of reads (%)", READ_LO_US, READ_HI_US, h,
+                                    [("off", AFTER, "suspend off"), ("on", BEFORE, "suspend on")])
+        p.line("x", "y", source=idle, color="black", line_dash="dashed", line_width=1.5,
+               legend_label="a read on an idle plane")
+        legend_below(p)
+        return column(summary, p, sizing_mode="stretch_width"), {"hist": h, "idle": idle, "summary": summary}
+
+    return Explorable(
+        compute,
+        figure,
+        [Control("rate", "Write rate (4 KiB writes per second, besides the reads)", MIX_WRITE_RATES, 1000,
+                 live_values=tuple(range(250, 2501, 250)), fmt="{:,d}")],
     )
 
 
