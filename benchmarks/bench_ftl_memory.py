@@ -5,7 +5,8 @@
 ``--drive-writes`` (default 0.2, past the point where garbage collection starts) of uniform
 random single-page writes, fed to ``Ftl.run`` in chunks of 2^22. Prints the FTL state per
 physical page (``Ftl.memory_bytes``, target <= 16 B), the process's peak RSS and the times.
-Needs about 4 GiB of memory, so it is a benchmark, not a test. Asserts nothing.
+Needs about 3.3 GiB of memory (peak RSS) and minutes, so it is a benchmark, not a test. Asserts
+nothing.
 
 Run: ``NUMBA_CACHE_DIR=.cache/numba .venv/bin/python benchmarks/bench_ftl_memory.py``
 """
