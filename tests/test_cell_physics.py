@@ -2,6 +2,7 @@
 
 import math
 
+import numba
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
@@ -200,6 +201,25 @@ def test_page_is_deterministic():
     for name in ("vth0", "vth", "pulses", "vth_hist"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
     assert not np.array_equal(a.vth0, c.vth0)
+
+
+def test_page_does_not_depend_on_thread_count():
+    # The page kernel runs chunks of cells in parallel; one thread must give the same page. The
+    # slow step leaves some cells unverified (max_pulses reached) and spreads them over chunks.
+    slow = _with(ISPP_SLC_2XNM, v_step=0.05, max_pulses=30)
+    before = numba.get_num_threads()
+    pages = []
+    try:
+        for threads in (1, before):
+            numba.set_num_threads(threads)
+            pages.append(program_page(CELL, slow, 40_000, seed=7))
+    finally:
+        numba.set_num_threads(before)
+    a, b = pages
+    assert 0 < a.verified.sum() < a.verified.size
+    assert a.page_pulses == b.page_pulses
+    for name in ("vth", "pulses", "vth_hist"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
 
 
 def test_no_variation_means_identical_cells():
