@@ -61,8 +61,8 @@ class IsppParams:
         object.__setattr__(self, "max_pulses", check_int("max_pulses", self.max_pulses, 1, 1000))
 
     def time_us(self, pulses: int) -> float:
-        """Duration of ``pulses`` pulse-and-verify loops (microseconds)."""
-        return pulses * (self.t_pulse + self.t_verify) * 1e6
+        """Duration of ``pulses`` (an int in [0, max_pulses]) pulse-and-verify loops (microseconds)."""
+        return check_int("pulses", pulses, 0, self.max_pulses) * (self.t_pulse + self.t_verify) * 1e6
 
 
 #: SLC program of :data:`~flashlab.cell.floating_gate.FG_CELL_2XNM`: 14 V start, 0.3 V step,

@@ -13,6 +13,7 @@ import math
 
 from flashlab.ssd.pts import write_saturation
 from flashlab.ssd.sim import FOREGROUND, GC_MODES, SCHEDULERS, SsdConfig, ssd_geometry
+from flashlab._validate import check_choice
 from flashlab.device.timing import PRESETS
 
 
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace) -> str:
     geometry = ssd_geometry(round(args.capacity_gib * 2**30), args.op, channels=args.channels,
                             dies_per_channel=args.dies, planes_per_die=args.planes,
                             pages_per_block=args.pages_per_block)
-    config = SsdConfig(geometry=geometry, timing=args.preset, gc=args.gc, foreground=args.foreground,
+    timing = check_choice("preset", args.preset, tuple(PRESETS))
+    config = SsdConfig(geometry=geometry, timing=timing, gc=args.gc, foreground=args.foreground,
                        scheduler=args.scheduler)
     r = write_saturation(config, qd=args.qd, fills=args.fills, precondition=args.precondition, seed=args.seed)
     out = {

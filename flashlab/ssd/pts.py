@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_array, check_int, check_real, check_seed
+from flashlab._validate import check_array, check_bool, check_int, check_real, check_seed
 from flashlab.ssd.sim import HostLoad, IoResult, SsdConfig, simulate_io
 from flashlab.workload import Workload
 
@@ -134,6 +134,8 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
     fills = check_real("fills", fills, 0.0, 100.0, lo_open=True)
     check_int("rounds_per_fill", rounds_per_fill, 1, 1000)
     check_seed("seed", seed)
+    check_bool("precondition", precondition)
+    check_bool("progress", progress, allow_none=True)
     rounds = max(1, round(fills * rounds_per_fill))
     load = HostLoad(qd=qd, workload=Workload("uniform"), write_size=4096)
     res = simulate_io(config, load, fills=fills, seed=seed, precondition_fills=2.0 if precondition else 0.0,
