@@ -119,7 +119,7 @@ def check_instance(name: str, value, cls, what: str | None = None):
     if not isinstance(value, cls):
         if what is None:
             classes = cls if isinstance(cls, tuple) else (cls,)
-            what = " or ".join(f"a {c.__name__}" for c in classes)
+            what = " or ".join(f"{'an' if c.__name__[0] in 'AEIOU' else 'a'} {c.__name__}" for c in classes)
         raise ValueError(f"{name} must be {what}; got {quote(value)} ({type(value).__name__})")
     return value
 

@@ -243,7 +243,7 @@ class Ftl:
             hw = int(self._s[5][K.HOST_WRITES])
             last = max(hw, min(hw + int(np.count_nonzero(ops == OP_WRITE)), write_limit))
             if series.shape[0] <= last // sample_every:
-                raise ValueError(f"series must have at least {last // sample_every + 1} rows to sample every "
+                raise ValueError(f"series must have at least {last // sample_every + 1} rows to sample every sample_every="
                                  f"{sample_every} host writes up to write {last}; got {series.shape[0]}")
         if out is None:
             out = np.zeros(0, dtype=np.int32)
