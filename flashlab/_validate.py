@@ -91,7 +91,7 @@ def check_choice(name: str, value, choices: Iterable) -> object:
     if isinstance(value, np.bool_):
         value = bool(value)
     for c in options:
-        same_kind = isinstance(value, type(c)) or (isinstance(value, numbers.Number) and isinstance(c, numbers.Number))
+        same_kind = isinstance(value, type(c)) or (isinstance(value, numbers.Integral) and isinstance(c, numbers.Integral))
         if same_kind and isinstance(value, bool) == isinstance(c, bool):
             try:
                 if bool(value == c):
@@ -177,3 +177,10 @@ def check_array(
     if arr.size and ((lo is not None and arr.min() < lo) or (hi is not None and arr.max() > hi)):
         raise ValueError(f"{name} entries must be in {rng}; got min {arr.min():g}, max {arr.max():g}")
     return arr
+
+
+def check_real_or_array(name: str, value, lo: float | None = None, hi: float | None = None):
+    """A real number (returned as a float) or a 1-D array of them (a float64 array), in the range."""
+    if isinstance(value, numbers.Real):
+        return check_real(name, value, lo, hi)
+    return check_array(name, value, lo, hi)

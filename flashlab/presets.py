@@ -50,7 +50,7 @@ class Technology:
         check_instance("timing", self.timing, NandTiming)
         check_instance("ecc", self.ecc, EccCode)
         check_real("rated_pe", self.rated_pe, 1.0, 1e7)
-        if not isinstance(self.sources, tuple) or not all(isinstance(k, str) and k for k in self.sources):
+        if not isinstance(self.sources, tuple) or not self.sources or not all(isinstance(k, str) and k for k in self.sources):
             raise ValueError(f"sources must be a tuple of BibTeX keys (non-empty strings); got {quote(self.sources)}")
         if self.vth.levels.bits != self.timing.bits:
             raise ValueError(

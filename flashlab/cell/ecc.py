@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import binom
 
-from flashlab._validate import check_array, check_bool, check_instance, check_int, check_real
+from flashlab._validate import check_array, check_bool, check_instance, check_int, check_real, check_real_or_array
 from flashlab.cell.distributions import VthModel, vth_distributions
 from flashlab.cell.errors import optimal_read_refs, rber_analytic
 from flashlab.cell.levels import T_PROG_MAX_US, NandTiming, _check_timing, cell_levels
@@ -64,9 +64,10 @@ class EccCode:
 
 def codeword_failure_probability(rber, n_bits: int, t: int) -> np.ndarray:
     """P[more than ``t`` of ``n_bits`` bits are wrong] for raw bit error rate(s) ``rber`` in [0, 1]."""
-    p = check_array("rber", np.atleast_1d(rber), 0.0, 1.0)
+    p = np.atleast_1d(check_real_or_array("rber", rber, 0.0, 1.0))
     n = check_int("n_bits", n_bits, 1, 10**9)
-    t = check_int("t", t, 0, n)
+    if check_int("t", t, 0, 10**9) > n:
+        raise ValueError(f"t must be <= n_bits (no code corrects more bits than it has); got t={t}, n_bits={n}")
     return binom.sf(t, n, p)
 
 

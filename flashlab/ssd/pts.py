@@ -52,7 +52,7 @@ def steady_state(values, window: int = 5, excursion: float = 0.20, slope: float 
     """First window of ``window`` consecutive rounds, starting at or after round ``first``, whose
     values satisfy the SNIA PTS criteria: ``(max - min) <= excursion x mean`` and
     ``|least-squares slope| x (window - 1) <= slope x mean``."""
-    v = check_array("values", values, min_size=1)
+    v = check_array("values", values, -1e150, 1e150, min_size=1)  # sums and squares stay finite
     check_int("window", window, 2, 10000)
     check_real("excursion", excursion, 0.0, 10.0)
     check_real("slope", slope, 0.0, 10.0)

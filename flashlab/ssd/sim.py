@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
-from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed
+from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.ssd import _kernels as K
 from flashlab.device.geometry import Geometry
 from flashlab.device.timing import PRESETS, NandTiming
@@ -603,6 +603,17 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
 RAW_KINDS = {"read": K.OP_RAW_READ, "program": K.OP_RAW_PROG, "erase": K.OP_RAW_ERASE}
 
 
+def _timeline_rows(ops) -> list:
+    """``ops`` of :func:`nand_timeline` as a list of 4-item rows (raising naming ``ops`` otherwise)."""
+    if isinstance(ops, (str, bytes, np.ndarray)) or not hasattr(ops, "__iter__"):
+        raise ValueError(f"ops must be a sequence of (time_us, kind, unit, page_type); got {quote(ops)}")
+    rows = list(ops)
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != 4:
+            raise ValueError(f"ops[{i}] must be (time_us, kind, unit, page_type); got {quote(row)}")
+    return rows
+
+
 def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
     """Time explicit NAND operations on the units of an idle device (no FTL, no GC).
 
@@ -616,7 +627,7 @@ def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
     config = SsdConfig(gc="off") if config is None else config
     if not isinstance(config, SsdConfig):
         raise ValueError(f"config must be an SsdConfig; got {config!r}")
-    rows = list(ops)
+    rows = _timeline_rows(ops)
     if not rows:
         raise ValueError("ops must hold at least one (time_us, kind, unit, page_type)")
     U, bits, ppb = config.units, config.timing.bits_per_cell, config.geometry.pages_per_block

@@ -97,7 +97,7 @@ def read_trace(path, user_pages: int | None = None) -> Trace:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ValueError(f"trace file {str(path)!r} cannot be read: {exc.strerror}") from None
+        raise ValueError(f"path {str(path)!r}: trace file cannot be read: {exc.strerror}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
