@@ -84,14 +84,16 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
 
 
 def check_choice(name: str, value, choices: Iterable) -> object:
-    """Return the entry of ``choices`` equal to ``value`` (of the same type: a NumPy string
-    matches a str, an array or a bool never matches a number); otherwise raise naming the
-    allowed values."""
+    """Return the entry of ``choices`` equal to ``value`` (of a compatible type: a NumPy string
+    matches a str, a float never matches an int choice, an array or a bool never matches a
+    number); otherwise raise naming the allowed values."""
     options = tuple(choices)
     if isinstance(value, np.bool_):
         value = bool(value)
     for c in options:
-        same_kind = isinstance(value, type(c)) or (isinstance(value, numbers.Integral) and isinstance(c, numbers.Integral))
+        # numbers: any integer matches an integer choice, any real a non-integer one (3.0 is no op code)
+        same_kind = isinstance(value, type(c)) or (isinstance(value, numbers.Integral) and isinstance(c, numbers.Real)) \
+            or (isinstance(value, numbers.Real) and isinstance(c, numbers.Real) and not isinstance(c, numbers.Integral))
         if same_kind and isinstance(value, bool) == isinstance(c, bool):
             try:
                 if bool(value == c):

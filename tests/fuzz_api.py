@@ -27,6 +27,7 @@ import importlib
 import inspect
 import math
 import numbers
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -456,7 +457,7 @@ def judge(target: Target, name: str, must_raise: bool, call: Callable) -> str:
         result = call()
     except (ValueError, TypeError) as exc:
         msg = str(exc)
-        if name not in msg:
+        if not re.search(rf"(?<![\w']){re.escape(name)}(?!\w)", msg):  # the name as a word: "t", not "got"
             return f"{type(exc).__name__} does not name {name!r}: {msg[:300]}"
         if len(msg) > 2000:
             return f"message of {len(msg)} characters"

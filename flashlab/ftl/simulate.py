@@ -101,7 +101,9 @@ def simulate(
     fills = check_real("fills", fills, 0.0, 10000.0, lo_open=True)
     check_seed("seed", seed)
     measure = fills / 2 if measure_fills is None else check_real(
-        "measure_fills", measure_fills, 0.0, fills, lo_open=True)
+        "measure_fills", measure_fills, 0.0, 10000.0, lo_open=True)
+    if measure > fills:
+        raise ValueError(f"measure_fills must be <= fills; got measure_fills={measure_fills!r}, fills={fills!r}")
     check_int("samples", samples, 1, 100000)
     check_bool("precondition", precondition)
     show = check_bool("progress", progress, allow_none=True)
