@@ -236,6 +236,13 @@ def test_io_result_methods_answer_valid_selections(io_result):
     assert counts.sum() == np.isfinite(io_result.latency_us[io_result.op == 0]).sum() and edges.size == 71
 
 
+def test_intervals_of_a_run_where_nothing_completed(io_result):
+    nan = np.full(io_result.done_us.size, np.nan)
+    stalled = dataclasses.replace(io_result, done_us=nan, latency_us=nan)
+    out = stalled.intervals(n=4)
+    assert set(out) >= {"start_us", "iops", "p99"} and all(np.isnan(v).all() and v.size == 4 for v in out.values())
+
+
 @pytest.mark.parametrize("call", [
     lambda: min_op("geometry", FtlConfig()),
     lambda: min_op(SMALL, None),
