@@ -218,7 +218,7 @@ def io_result():
     (lambda r: r.percentiles(mask=[True]), "mask must be a bool array"),
     (lambda r: r.percentiles(mask=np.ones(3, bool)), "mask must be a bool array of shape"),
     (lambda r: r.histogram(lo_us=0.0), "lo_us must be in"),
-    (lambda r: r.histogram(lo_us=10.0, hi_us=5.0), "hi_us must be in"),
+    (lambda r: r.histogram(lo_us=10.0, hi_us=5.0), "hi_us must be > lo_us; got hi_us=5.0, lo_us=10.0"),
     (lambda r: r.histogram(hi_us=float("nan")), "hi_us must be a finite"),
     (lambda r: r.intervals(n=0), "n must be in"),
     (lambda r: r.intervals(by=["time"]), "by must be one of"),

@@ -57,7 +57,7 @@ from tqdm.auto import tqdm
 
 from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.ssd import _kernels as K
-from flashlab.device.geometry import Geometry
+from flashlab.device.geometry import MAX_PHYSICAL_PAGES, Geometry
 from flashlab.device.timing import PRESETS, NandTiming
 from flashlab.ftl import _kernels as FK
 from flashlab.ftl.core import Ftl, FtlConfig, check_capacity
@@ -86,6 +86,9 @@ def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int
     check_int("pages_per_block", pages_per_block, 2, 65535)
     user = math.ceil(capacity_bytes / page_size)
     bpp = max(1, math.ceil(user * (1.0 + op) / (units * pages_per_block)))
+    if bpp * units * pages_per_block > MAX_PHYSICAL_PAGES:
+        raise ValueError(f"capacity_bytes at op={op:g} needs {bpp * units * pages_per_block} physical pages of "
+                         f"page_size={page_size} bytes; at most {MAX_PHYSICAL_PAGES}; got capacity_bytes={capacity_bytes}")
     return Geometry(channels=channels, dies_per_channel=dies_per_channel, planes_per_die=planes_per_die,
                     blocks_per_plane=bpp, pages_per_block=pages_per_block, page_size=page_size, op=op)
 
@@ -300,7 +303,9 @@ class IoResult:
         """Log-scale latency histogram: (counts, bin edges in microseconds)."""
         check_int("bins_per_decade", bins_per_decade, 1, 1000)
         lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
-        hi_us = check_real("hi_us", hi_us, lo_us, 1e15, lo_open=True)
+        hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
+        if hi_us <= lo_us:
+            raise ValueError(f"hi_us must be > lo_us; got hi_us={hi_us!r}, lo_us={lo_us!r}")
         edges = np.logspace(math.log10(lo_us), math.log10(hi_us),
                             int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
         lat = np.clip(self.latency_us[self._mask(op, phase)], lo_us, hi_us)
