@@ -9,7 +9,7 @@ CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR := $(CURDIR)/.cache/numba
 export PYTHONHASHSEED := 0
 
-.PHONY: help env book test test-notebooks lab serve bench clean
+.PHONY: help env book test test-boundscheck test-notebooks lab serve bench clean
 
 help:
 	@echo "make book   build the HTML book into _build/html (creates $(VENV) first)"
@@ -40,9 +40,19 @@ $(CHROMIUM):
 
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest tests -m "not book" -q
+	$(MAKE) test-boundscheck
 	$(MAKE) book
 	$(MAKE) test-notebooks
 	$(BIN)/python -m pytest tests -m book -q
+
+# Kernels run without bounds checks (an index that escapes corrupts memory silently): run the tests
+# that drive every kernel (cell pulses and ISPP, Monte Carlo reads, FTL, SSD events) once more with
+# numba's bounds checks on, in their own cache (the checked kernels are different machine code),
+# so such an index fails a test instead.
+BOUNDSCHECK_TESTS := tests/test_cell_physics.py tests/test_cell_errors.py tests/test_ftl.py \
+	tests/test_ftl_reference.py tests/test_timing.py tests/test_safety.py
+test-boundscheck: $(STAMP)
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.cache/numba-boundscheck $(BIN)/python -m pytest $(BOUNDSCHECK_TESTS) -q
 
 # nbval re-runs each chapter (as the book build executed it, outputs included) in a fresh kernel;
 # cells marked NBVAL_CHECK_OUTPUT must reproduce (tests/test_pinned_outputs.py pins them).

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flashlab._validate import check_instance, check_real, check_text, quote
 from flashlab.cell.distributions import VthModel
 from flashlab.cell.ecc import EccCode, gentle_programming
 from flashlab.cell.levels import NandTiming
@@ -49,6 +50,13 @@ class Technology:
     sources: tuple[str, ...]
 
     def __post_init__(self):
+        check_text("name", self.name, 1, 200)
+        check_instance("vth", self.vth, VthModel)
+        check_instance("timing", self.timing, NandTiming)
+        check_instance("ecc", self.ecc, EccCode)
+        check_real("rated_pe", self.rated_pe, 1.0, 1e7)
+        if not isinstance(self.sources, tuple) or not self.sources or not all(isinstance(k, str) and k for k in self.sources):
+            raise ValueError(f"sources must be a tuple of BibTeX keys (non-empty strings); got {quote(self.sources)}")
         if self.vth.levels.bits != self.timing.bits:
             raise ValueError(
                 f"timing has {self.timing.bits} page types but vth has {self.vth.levels.bits} bits per cell"

@@ -224,7 +224,7 @@ def test_stepper_shows_pages_going_valid_stale_free():
     [
         (lambda: FtlConfig(policy="lru"), "policy must be one of"),
         (lambda: FtlConfig(separation="gc", gc_low=1), r"gc_low must be in \[2,"),
-        (lambda: FtlConfig(gc_low=4, gc_high=3), r"gc_high must be in \[4,"),
+        (lambda: FtlConfig(gc_low=4, gc_high=3), r"gc_high must be >= gc_low; got gc_high=3, gc_low=4"),
         (lambda: FtlConfig(d=0), r"d must be in \[1, 4096\]"),
         (lambda: FtlConfig(endurance=-1), "endurance"),
         (lambda: FtlConfig(hot_window=0), "hot_window"),

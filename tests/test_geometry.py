@@ -43,7 +43,7 @@ def test_frozen():
         (dict(pages_per_block=1), r"pages_per_block must be in \[2, 65535\]"),
         (dict(page_size=100), "page_size"),
         (dict(blocks_per_plane=2.5), "blocks_per_plane must be an integer"),
-        (dict(blocks_per_plane=2**20, pages_per_block=4096), "physical_pages"),
+        (dict(blocks_per_plane=2**20, pages_per_block=4096), "physical pages \\(channels x"),
         (dict(blocks_per_plane=1, pages_per_block=2, op=99), "at least one user page"),
     ],
 )

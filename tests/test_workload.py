@@ -73,7 +73,7 @@ def test_trace_round_trip(tmp_path):
     # replayed from the start again, in chunks of at most chunk_size requests
     stream = tr.chunks(10, chunk_size=3)
     assert [len(next(stream)[0]) for _ in range(3)] == [6, 1, 6]
-    with pytest.raises(ValueError, match="trace line 7: lba 9 \\+ length 1 must be <= user_pages=9"):
+    with pytest.raises(ValueError, match="t.csv:7: lba 9 \\+ length 1 must be <= user_pages=9"):
         next(tr.chunks(9))
 
 

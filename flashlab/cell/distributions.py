@@ -27,12 +27,13 @@ the ISPP step quantization ``ispp_step**2 / 12`` (see :func:`flashlab.cell.ecc.g
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import ndtr
 
-from flashlab._validate import check_int, check_real
+from flashlab._validate import check_array, check_instance, check_int, check_real
 from flashlab.cell.levels import CellLevels, cell_levels
 
 PE_REF = 1000.0  # P/E cycles at which wear amplitudes are quoted
@@ -82,7 +83,9 @@ class VthModel:
             raise ValueError(f"means must be strictly increasing; got {self.means!r}")
         check_real("sigma_erased", self.sigma_erased, 0.0, 512.0, lo_open=True)
         check_real("sigma_programmed", self.sigma_programmed, 0.0, 512.0, lo_open=True)
-        check_real("ispp_step", self.ispp_step, 0.0, (12**0.5) * self.sigma_programmed)
+        if not 0.0 <= check_real("ispp_step", self.ispp_step, 0.0, 512.0) <= 12**0.5 * self.sigma_programmed:
+            raise ValueError(f"ispp_step must be <= sqrt(12) x sigma_programmed (its quantization is part of the "
+                             f"programmed sigma); got ispp_step={self.ispp_step!r}, sigma_programmed={self.sigma_programmed!r}")
         for name in ("wear_shift_erased", "wear_shift_programmed"):
             check_real(name, getattr(self, name), -512.0, 512.0)
         for name in ("wear_widen_erased", "wear_widen_programmed", "retention_rate",
@@ -120,6 +123,24 @@ class VthDistributions:
     means: np.ndarray
     sigmas: np.ndarray
 
+    def __post_init__(self):
+        self._check()
+
+    def _check(self) -> None:
+        """Validate the fields (again: the object is mutable, and hand-built ones reach the
+        Monte Carlo kernel, which indexes its state tables by ``means.size``)."""
+        check_instance("model", self.model, VthModel)
+        n = self.model.levels.n_states
+        check_real("pe_cycles", self.pe_cycles, 0.0, 1e7)
+        check_real("retention_days", self.retention_days, 0.0, 1e5)
+        check_real("reads", self.reads, 0.0, 1e10)
+        check_real("vpass", self.vpass, 0.8, 1.2)
+        for name, lo in (("means", None), ("sigmas", 1e-12)):
+            arr = check_array(name, getattr(self, name), lo)
+            if arr.size != n:
+                raise ValueError(f"{name} must have one entry per state of the model ({n}); got {arr.size}")
+            setattr(self, name, arr)
+
     @property
     def levels(self) -> CellLevels:
         return self.model.levels
@@ -127,13 +148,13 @@ class VthDistributions:
     def pdf(self, v) -> np.ndarray:
         """Per-state probability density at voltages ``v``: array ``(n_states, len(v))``, each row
         integrating to 1 (weight by ``1/n_states`` for the population density)."""
-        v = np.asarray(v, dtype=np.float64)
+        v = check_array("v", [v] if isinstance(v, numbers.Real) else v)
         z = (v[None, :] - self.means[:, None]) / self.sigmas[:, None]
         return np.exp(-0.5 * z * z) / (self.sigmas[:, None] * np.sqrt(2.0 * np.pi))
 
     def cdf(self, v) -> np.ndarray:
         """Per-state cumulative probability at ``v``: array ``(n_states, len(v))``."""
-        v = np.asarray(v, dtype=np.float64)
+        v = check_array("v", [v] if isinstance(v, numbers.Real) else v)
         return ndtr((v[None, :] - self.means[:, None]) / self.sigmas[:, None])
 
 
@@ -147,8 +168,7 @@ def vth_distributions(
     """State means and sigmas after ``pe_cycles`` P/E cycles, ``retention_days`` days of retention
     since programming, ``reads`` reads of the block at pass voltage ``vpass`` (relative to nominal,
     in [0.8, 1.2]). Closed form; a few microseconds per call."""
-    if not isinstance(model, VthModel):
-        raise ValueError(f"model must be a VthModel; got {model!r} ({type(model).__name__})")
+    check_instance("model", model, VthModel)
     c = check_real("pe_cycles", pe_cycles, 0.0, 1e7)
     t = check_real("retention_days", retention_days, 0.0, 1e5)
     r = check_real("reads", reads, 0.0, 1e10)
@@ -177,4 +197,8 @@ def vth_distributions(
         mean = mean + model.coupling_ratio * model.aggressors * dv.mean()
         var = var + model.coupling_ratio**2 * model.aggressors * dv.var()
 
-    return VthDistributions(model, c, t, r, vp, mean, np.sqrt(var))
+    sigma = np.sqrt(var)
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(sigma))):
+        raise ValueError(f"pe_cycles={c:g}, retention_days={t:g}, reads={r:g} and vpass={vp:g} take this model's "
+                         "state means or sigmas beyond any finite value; use a smaller stress")
+    return VthDistributions(model, c, t, r, vp, mean, sigma)

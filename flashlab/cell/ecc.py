@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import binom
 
-from flashlab._validate import check_array, check_int, check_real
+from flashlab._validate import check_array, check_bool, check_instance, check_int, check_real, check_real_or_array
 from flashlab.cell.distributions import VthModel, vth_distributions
 from flashlab.cell.errors import optimal_read_refs, rber_analytic
-from flashlab.cell.levels import NandTiming, _check_timing, cell_levels
+from flashlab.cell.levels import T_PROG_MAX_US, NandTiming, _check_timing, cell_levels
 
 UBER_CLIENT = 1e-15  # JESD218 client class target
 UBER_ENTERPRISE = 1e-16  # JESD218 enterprise class target
@@ -64,9 +64,10 @@ class EccCode:
 
 def codeword_failure_probability(rber, n_bits: int, t: int) -> np.ndarray:
     """P[more than ``t`` of ``n_bits`` bits are wrong] for raw bit error rate(s) ``rber`` in [0, 1]."""
-    p = check_array("rber", np.atleast_1d(rber), 0.0, 1.0)
+    p = np.atleast_1d(check_real_or_array("rber", rber, 0.0, 1.0))
     n = check_int("n_bits", n_bits, 1, 10**9)
-    t = check_int("t", t, 0, n)
+    if check_int("t", t, 0, 10**9) > n:
+        raise ValueError(f"t must be <= n_bits (no code corrects more bits than it has); got t={t}, n_bits={n}")
     return binom.sf(t, n, p)
 
 
@@ -96,7 +97,7 @@ def worst_page_rber(model: VthModel, pe_cycles: float, retention_days: float = 0
     dist = vth_distributions(model, pe_cycles, retention_days, reads)
     if np.any(np.diff(dist.means) <= 0.0):
         return 0.5
-    refs = optimal_read_refs(dist) if _check_bool("read_retry", read_retry) else None
+    refs = optimal_read_refs(dist) if check_bool("read_retry", read_retry) else None
     return float(rber_analytic(dist, refs).rber.max())
 
 
@@ -117,7 +118,7 @@ def endurance_pe_cycles(
     check_real("reads", reads, 0.0, 1e10)
     limit = correctable_rber(code, target_uber)
     top = check_real("max_cycles", max_cycles, 1.0, 1e7)
-    _check_bool("read_retry", read_retry)
+    check_bool("read_retry", read_retry)
 
     def fails(c):
         return worst_page_rber(model, c, retention_days, reads, read_retry) > limit
@@ -154,10 +155,9 @@ def gentle_programming(model: VthModel, timing: NandTiming, step_scale: float) -
       gives roughly the 10x P/E gain flashdba reports for eMLC (``flashdba2014wear``); oxide damage
       grows steeply with the tunnelling field and overshoot that large steps cause.
     """
-    if not isinstance(model, VthModel):
-        raise ValueError(f"model must be a VthModel; got {model!r} ({type(model).__name__})")
+    check_instance("model", model, VthModel)
     _check_timing(timing)
-    s = check_real("step_scale", step_scale, 0.0, 1.0, lo_open=True)
+    s = check_real("step_scale", step_scale, _min_step_scale(timing), 1.0)
     sigma = math.sqrt(model.sigma_programmed**2 - (1.0 - s * s) * model.ispp_step**2 / 12.0)
     gentle = dataclasses.replace(
         model,
@@ -189,7 +189,10 @@ def program_endurance_trade(
 ) -> ProgramEnduranceTrade:
     """Endurance and mean program time for each ISPP ``step_scales`` entry (see
     :func:`gentle_programming`): the eMLC trade of speed for cycles."""
-    scales = check_array("step_scales", step_scales, 1e-3, 1.0)
+    check_instance("model", model, VthModel)
+    _check_timing(timing)
+    _check_code(code)
+    scales = check_array("step_scales", step_scales, _min_step_scale(timing), 1.0)
     prog, life = [], []
     for s in scales:
         m, t = gentle_programming(model, timing, float(s))
@@ -198,12 +201,11 @@ def program_endurance_trade(
     return ProgramEnduranceTrade(scales, np.array(prog), np.array(life))
 
 
+def _min_step_scale(timing: NandTiming) -> float:
+    """Smallest ISPP step scale that keeps the slowest page's program time (``t / scale``)
+    within what :class:`NandTiming` accepts (and at least 1e-3)."""
+    return max(1e-3, max(timing.t_prog_us) / T_PROG_MAX_US)
+
+
 def _check_code(code) -> None:
-    if not isinstance(code, EccCode):
-        raise ValueError(f"code must be an EccCode; got {code!r} ({type(code).__name__})")
-
-
-def _check_bool(name: str, value) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False; got {value!r}")
-    return value
+    check_instance("code", code, EccCode)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr
 
-from flashlab._validate import check_array, check_int, check_seed
+from flashlab._validate import check_array, check_instance, check_int, check_seed
 from flashlab.cell import _read_kernels
 from flashlab.cell.distributions import VthDistributions, VthModel, vth_distributions
 
@@ -52,8 +52,18 @@ def optimal_read_refs(dist: VthDistributions) -> np.ndarray:
     """Error-minimising read references (normalized units): for each pair of adjacent states,
     the crossing point of their Gaussian densities between the two means (closed form, stable
     quadratic root; the sigma-weighted point ``mu1 + sigma1 * gap / (sigma1 + sigma2)`` when the
-    densities do not cross between the means)."""
+    densities do not cross between the means). Raises ``ValueError`` once the stress has pushed a
+    state onto or past its upper neighbour: no reference separates them any more."""
     _check_dist(dist)
+    crossed = np.flatnonzero(np.diff(dist.means) <= 0.0)
+    if crossed.size:
+        k = int(crossed[0])
+        lo, hi = dist.levels.state_names[k], dist.levels.state_names[k + 1]
+        raise ValueError(
+            f"dist: at pe_cycles={dist.pe_cycles:g}, retention_days={dist.retention_days:g}, reads={dist.reads:g}, "
+            f"vpass={dist.vpass:g} state {lo} (mean {dist.means[k]:.1f}) has been pushed to or above state {hi} "
+            f"(mean {dist.means[k + 1]:.1f}) by wear, retention or read disturb: no read reference separates "
+            "them, so read-retry cannot recover the data (the model no longer applies; lower the stress)")
     m1, m2 = dist.means[:-1], dist.means[1:]
     s1, s2 = dist.sigmas[:-1], dist.sigmas[1:]
     fallback = m1 + s1 * (m2 - m1) / (s1 + s2)
@@ -103,6 +113,8 @@ def rber_monte_carlo(dist: VthDistributions, n_cells: int, seed: int, refs=None)
     n = check_int("n_cells", n_cells, 1, 10**10)
     seed = check_seed("seed", seed)
     levels = dist.levels
+    # the kernel draws states from bits 7-10 of a word and indexes gray by them: 2 to 16 states
+    assert dist.means.size == dist.sigmas.size == levels.n_states <= 16
     page_refs = levels.page_refs
     table = np.full((levels.bits, max(len(r) for r in page_refs)), np.inf)
     for p, idx in enumerate(page_refs):
@@ -139,8 +151,8 @@ def read_retry(dist: VthDistributions) -> ReadRetryResult:
 
 
 def _check_dist(dist) -> None:
-    if not isinstance(dist, VthDistributions):
-        raise ValueError(f"dist must be a VthDistributions; got {dist!r} ({type(dist).__name__})")
+    check_instance("dist", dist, VthDistributions)
+    dist._check()  # mutable: a field may have been replaced since construction
 
 
 def _check_refs(dist: VthDistributions, refs) -> np.ndarray:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_array, check_real
+from flashlab._validate import check_real, check_real_or_array
 from flashlab.cell import _kernels
 
 Q_E = 1.602176634e-19  #: elementary charge (C)
@@ -52,13 +52,6 @@ FN_B_SIO2 = 8 * math.pi * math.sqrt(2 * M_OX_SIO2 * _M0) * (Q_E * PHI_B_SI_SIO2)
 VTH_LIMIT = 20.0  #: threshold voltages accepted as input lie in [-VTH_LIMIT, VTH_LIMIT] (V)
 V_GATE_LIMIT = 40.0  #: gate-to-well voltages accepted lie in [-V_GATE_LIMIT, V_GATE_LIMIT] (V)
 T_PULSE_LIMIT = 1.0  #: longest single pulse accepted (s)
-
-
-def _real_or_array(name: str, value, lo: float | None = None, hi: float | None = None):
-    """Validate a scalar (-> float) or a 1-D array (-> float64 array) against ``[lo, hi]``."""
-    if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
-        return check_real(name, value, lo, hi)
-    return check_array(name, value, lo, hi)
 
 
 @dataclass(frozen=True)
@@ -122,7 +115,7 @@ class FloatingGateCell:
 
     def charge(self, vth):
         """Net floating-gate charge Q_FG (C) of a cell at threshold ``vth`` (V); negative = electrons."""
-        vth = _real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
+        vth = check_real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
         return -self.c_cg * (vth - self.vth_neutral)
 
     def electrons(self, vth):
@@ -138,12 +131,12 @@ class FloatingGateCell:
         ``v_gate`` is the control-gate to well voltage (V); ``vth`` the cell threshold (V).
         """
         v_gate = check_real("v_gate", v_gate, -V_GATE_LIMIT, V_GATE_LIMIT)
-        vth = _real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
+        vth = check_real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
         return self.coupling * (v_gate - vth + self.vth_neutral) / self.t_ox
 
     def current_density(self, field):
         """Fowler-Nordheim current density J = A E^2 exp(-B/|E|) (A/m^2), signed like ``field`` (V/m)."""
-        field = _real_or_array("field", field, -1e11, 1e11)
+        field = check_real_or_array("field", field, -1e11, 1e11)
         e = np.abs(field)
         with np.errstate(divide="ignore", over="ignore"):
             j = np.where(e > 0, self.fn_a * e * e * np.exp(-self.fn_b / np.where(e > 0, e, 1.0)), 0.0)
@@ -168,7 +161,7 @@ def apply_pulse(cell: FloatingGateCell, vth, v_gate, t_pulse):
     """
     if not isinstance(cell, FloatingGateCell):
         raise ValueError(f"cell must be a FloatingGateCell; got {type(cell).__name__}")
-    vth = _real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
+    vth = check_real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
     v_gate = check_real("v_gate", v_gate, -V_GATE_LIMIT, V_GATE_LIMIT)
     t_pulse = check_real("t_pulse", t_pulse, 0.0, T_PULSE_LIMIT, lo_open=True)
     arr = np.atleast_1d(np.asarray(vth, dtype=np.float64))
@@ -195,7 +188,7 @@ def read(vth, v_ref):
     """Bits read at reference voltage ``v_ref`` (V): 1 where the cell conducts (Vth < v_ref, erased),
     0 where it does not (programmed: electrons on the floating gate). Returns uint8 (array or scalar).
     """
-    vth = _real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
+    vth = check_real_or_array("vth", vth, -VTH_LIMIT, VTH_LIMIT)
     v_ref = check_real("v_ref", v_ref, -VTH_LIMIT, VTH_LIMIT)
     bits = (np.asarray(vth) < v_ref).astype(np.uint8)
     return np.uint8(bits) if np.ndim(vth) == 0 else bits

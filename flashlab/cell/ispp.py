@@ -61,8 +61,8 @@ class IsppParams:
         object.__setattr__(self, "max_pulses", check_int("max_pulses", self.max_pulses, 1, 1000))
 
     def time_us(self, pulses: int) -> float:
-        """Duration of ``pulses`` pulse-and-verify loops (microseconds)."""
-        return pulses * (self.t_pulse + self.t_verify) * 1e6
+        """Duration of ``pulses`` (an int in [0, max_pulses]) pulse-and-verify loops (microseconds)."""
+        return check_int("pulses", pulses, 0, self.max_pulses) * (self.t_pulse + self.t_verify) * 1e6
 
 
 #: SLC program of :data:`~flashlab.cell.floating_gate.FG_CELL_2XNM`: 14 V start, 0.3 V step,
@@ -226,8 +226,8 @@ def program_page(
     seed = check_seed("seed", seed)
     vth0 = check_real("vth0", vth0, -VTH_LIMIT, VTH_LIMIT)
     edges_lohi = check_array("hist_range", hist_range, -VTH_LIMIT, VTH_LIMIT)
-    if edges_lohi.size != 2 or not edges_lohi[0] < edges_lohi[1]:
-        raise ValueError(f"hist_range must be (lo, hi) with lo < hi in [-20, 20] V; got {hist_range!r}")
+    if edges_lohi.size != 2 or not edges_lohi[1] - edges_lohi[0] >= 1e-6:  # bins of a finite, nonzero width
+        raise ValueError(f"hist_range must be (lo, hi) with lo + 1e-6 <= hi in [-20, 20] V; got {hist_range!r}")
     hist_bins = check_int("hist_bins", hist_bins, 1, 10_000)
 
     gain, z_vth0 = _cell_draws(cell, variation, n_cells, seed)

@@ -35,6 +35,7 @@ import numpy as np
 from flashlab._validate import check_int, check_real, check_seed
 
 _CELL_NAMES = {1: "SLC", 2: "MLC", 3: "TLC", 4: "QLC"}
+T_PROG_MAX_US = 1e6  # the longest page program time NandTiming accepts
 _PAGE_NAMES = ("LSB", "CSB", "MSB", "TSB")
 
 
@@ -124,7 +125,7 @@ class NandTiming:
         if not isinstance(self.t_prog_us, tuple) or not 1 <= len(self.t_prog_us) <= 4:
             raise ValueError(f"t_prog_us must be a tuple of 1 to 4 program times; got {self.t_prog_us!r}")
         for i, t in enumerate(self.t_prog_us):
-            check_real(f"t_prog_us[{i}]", t, 0.0, 1e6, lo_open=True)
+            check_real(f"t_prog_us[{i}]", t, 0.0, T_PROG_MAX_US, lo_open=True)
 
     @property
     def bits(self) -> int:

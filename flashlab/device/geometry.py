@@ -56,8 +56,8 @@ class Geometry:
         check_real("op", self.op, 0.0, 100.0, lo_open=True)
         if self.physical_pages > MAX_PHYSICAL_PAGES:
             raise ValueError(
-                f"physical_pages (blocks x pages_per_block) must be in [1, {MAX_PHYSICAL_PAGES}]; "
-                f"got {self.physical_pages}"
+                f"physical pages (channels x dies_per_channel x planes_per_die x blocks_per_plane x "
+                f"pages_per_block) must be at most {MAX_PHYSICAL_PAGES}; got {self.physical_pages}"
             )
         if self.user_pages < 1:
             raise ValueError(f"op must leave at least one user page; got op={self.op!r} for "

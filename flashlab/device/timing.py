@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flashlab._validate import check_choice, check_int, check_real
+from flashlab._validate import check_choice, check_int, check_real, check_text, quote
 
 MAX_BITS = 4
 
@@ -54,10 +54,12 @@ class NandTiming:
     source: str = ""
 
     def __post_init__(self):
+        check_text("name", self.name, 1, 200)
+        check_text("source", self.source, 0, 2000)
         for field in ("t_read_us", "t_prog_us"):
             value = getattr(self, field)
             if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= MAX_BITS:
-                raise ValueError(f"{field} must be a tuple of 1 to {MAX_BITS} times (one per page type); got {value!r}")
+                raise ValueError(f"{field} must be a tuple of 1 to {MAX_BITS} times (one per page type); got {quote(value)}")
             for i, v in enumerate(value):
                 check_real(f"{field}[{i}]", v, 0.0, 1e7, lo_open=True)
             object.__setattr__(self, field, tuple(float(v) for v in value))
@@ -104,5 +106,4 @@ PRESETS: dict[str, NandTiming] = {
 
 def timing_preset(name: str) -> NandTiming:
     """The named preset (one of ``PRESETS``: slc, mlc, mlc_mqsim, tlc, qlc)."""
-    check_choice("preset", name, tuple(PRESETS))
-    return PRESETS[name]
+    return PRESETS[check_choice("name", name, tuple(PRESETS))]

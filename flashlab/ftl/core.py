@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_real, check_seed
+from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.device.geometry import Geometry
 from flashlab.ftl import _kernels as K
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
@@ -107,8 +107,10 @@ class FtlConfig:
         check_real("hot_window", self.hot_window, 0.0, 1000.0, lo_open=True)
         check_int("hot_lbas", self.hot_lbas, 1 if self.separation == "oracle" else 0, 2**31 - 1)
         check_int("gc_low", self.gc_low, 1 if self.separation == "none" else 2, 2**31 - 1)
-        check_int("gc_high", self.gc_high, self.gc_low, 2**31 - 1)
-        check_choice("dynamic_wl", self.dynamic_wl, (False, True))
+        check_int("gc_high", self.gc_high, 1, 2**31 - 1)
+        if self.gc_high < self.gc_low:
+            raise ValueError(f"gc_high must be >= gc_low; got gc_high={self.gc_high}, gc_low={self.gc_low}")
+        check_bool("dynamic_wl", self.dynamic_wl)
         check_int("static_wl_threshold", self.static_wl_threshold, 0, 2**31 - 1)
         check_int("read_refresh_limit", self.read_refresh_limit, 0, 2**31 - 1)
         check_int("endurance", self.endurance, 0, 2**31 - 1)
@@ -126,10 +128,29 @@ def min_op(geometry: Geometry, config: FtlConfig) -> float:
     blocks are free, which holds when ``user_pages < (blocks - gc_high - open_frontiers + 1) x
     pages_per_block``.
     """
+    check_instance("geometry", geometry, Geometry)
+    check_instance("config", config, FtlConfig)
     max_user = _max_user_pages(geometry, config)
     if max_user < 1:
         return float("inf")
     return geometry.physical_pages / max_user - 1.0
+
+
+def check_capacity(geometry: Geometry, config: FtlConfig, blocks_name: str = "blocks",
+                   watermark: str = "gc_high") -> None:
+    """Raise ``ValueError`` unless ``geometry`` has room for its user pages under ``config``:
+    first that it has enough blocks at all, then that its ``op`` is at least :func:`min_op`."""
+    spare = config.gc_high + config.open_frontiers - 1
+    if _max_user_pages(geometry, config) < 1:
+        raise ValueError(
+            f"geometry must have more than {spare} {blocks_name} ({watermark}={config.gc_high} plus "
+            f"{config.open_frontiers - 1} more open frontier(s)) to hold any user data at all; "
+            f"got {geometry.blocks} {blocks_name} of {geometry.pages_per_block} pages")
+    if geometry.user_pages > _max_user_pages(geometry, config):
+        raise ValueError(
+            f"op must be >= {min_op(geometry, config):.4g} for {geometry.blocks} {blocks_name} of "
+            f"{geometry.pages_per_block} pages with {watermark}={config.gc_high} and "
+            f"{config.open_frontiers} open frontier(s); got op={geometry.op!r}")
 
 
 def _max_user_pages(geometry: Geometry, config: FtlConfig) -> int:
@@ -164,17 +185,10 @@ class Ftl:
     """
 
     def __init__(self, geometry: Geometry, config: FtlConfig = FtlConfig(), seed: int = 0):
-        if not isinstance(geometry, Geometry):
-            raise ValueError(f"geometry must be a Geometry; got {geometry!r}")
-        if not isinstance(config, FtlConfig):
-            raise ValueError(f"config must be an FtlConfig; got {config!r}")
+        check_instance("geometry", geometry, Geometry)
+        check_instance("config", config, FtlConfig)
         check_seed("seed", seed)
-        if geometry.user_pages > _max_user_pages(geometry, config):
-            raise ValueError(
-                f"op must be >= {min_op(geometry, config):.4g} for {geometry.blocks} blocks of {geometry.pages_per_block} "
-                f"pages with gc_high={config.gc_high} and {config.open_frontiers} open frontier(s); "
-                f"got op={geometry.op!r}"
-            )
+        check_capacity(geometry, config)
         self.geometry, self.config, self.seed = geometry, config, seed
         nb, ppb, user = geometry.blocks, geometry.pages_per_block, geometry.user_pages
         pages = np.full((2, geometry.physical_pages), K.FREE_PAGE, dtype=np.int32)
@@ -208,14 +222,7 @@ class Ftl:
 
     # ------------------------------------------------------------ host interface
     def _lbas(self, lbas) -> np.ndarray:
-        arr = np.atleast_1d(np.asarray(lbas))
-        if arr.ndim != 1 or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
-            raise ValueError(f"lbas must be a 1-D array of integers; got {lbas!r}")
-        if arr.size and (arr.min() < 0 or arr.max() >= self.geometry.user_pages):
-            raise ValueError(
-                f"lbas must be in [0, {self.geometry.user_pages - 1}]; got min {arr.min()}, max {arr.max()}"
-            )
-        return arr.astype(np.int32)
+        return _int_codes("lbas", lbas, 0, self.geometry.user_pages - 1).astype(np.int32)
 
     def run(self, ops, lbas, *, series=None, sample_every=0, write_limit=2**62, out=None) -> int:
         """Apply host operations (``OP_WRITE``/``OP_READ``/``OP_TRIM`` codes) in order.
@@ -223,18 +230,35 @@ class Ftl:
         Returns how many were applied: fewer than given once ``write_limit`` host writes are
         reached or a write is refused because the device became read-only. ``series`` and
         ``sample_every`` record the counters every ``sample_every`` host writes (see
-        :func:`flashlab.ftl._kernels.run_ops`); ``out`` receives read stamps.
+        :func:`flashlab.ftl._kernels.run_ops`): ``series`` is an int64 array of ``K.NSERIES``
+        columns with a row for every sample this call can reach (host writes after the call //
+        ``sample_every``); ``out`` (int32, empty or one per op) receives read stamps. The kernel
+        writes into both unchecked, so their shapes are checked here.
         """
-        ops = np.asarray(ops, dtype=np.int8)
+        ops = _int_codes("ops", ops, OP_WRITE, OP_TRIM).astype(np.int8)
         lbas = self._lbas(lbas)
         if ops.shape != lbas.shape:
             raise ValueError(f"ops and lbas must have the same length; got {ops.shape} and {lbas.shape}")
-        if ops.size and (ops.min() < OP_WRITE or ops.max() > OP_TRIM):
-            raise ValueError(f"ops must hold codes in [{OP_WRITE}, {OP_TRIM}]; got {np.unique(ops)}")
+        sample_every = check_int("sample_every", sample_every, 0, 2**62)
+        write_limit = check_int("write_limit", write_limit, 0, 2**62)
         if series is None:
             series = np.zeros((0, K.NSERIES), dtype=np.int64)
+        if not (isinstance(series, np.ndarray) and series.dtype == np.int64 and series.ndim == 2
+                and series.shape[1] == K.NSERIES and series.flags.c_contiguous and series.flags.writeable):
+            raise ValueError(f"series must be a writeable C-contiguous int64 array of shape (rows, {K.NSERIES}); "
+                             f"got {_shape_of(series)}")
+        if sample_every:
+            hw = int(self._s[5][K.HOST_WRITES])
+            last = max(hw, min(hw + int(np.count_nonzero(ops == OP_WRITE)), write_limit))
+            if series.shape[0] <= last // sample_every:
+                raise ValueError(f"series must have at least {last // sample_every + 1} rows to sample every sample_every="
+                                 f"{sample_every} host writes up to write {last}; got {series.shape[0]}")
         if out is None:
             out = np.zeros(0, dtype=np.int32)
+        if not (isinstance(out, np.ndarray) and out.dtype == np.int32 and out.ndim == 1
+                and out.shape[0] in (0, ops.size) and out.flags.writeable):
+            raise ValueError(f"out must be a writeable 1-D int32 array of length 0 or {ops.size} (one per op); "
+                             f"got {_shape_of(out)}")
         return K.run_ops(self._s, ops, lbas, out, series, sample_every, write_limit)
 
     def _same_op(self, op: int, lbas: np.ndarray, out=None) -> int:
@@ -311,6 +335,26 @@ class Ftl:
             counters=self.counters,
             read_only=self.read_only,
         )
+
+
+def _int_codes(name: str, values, lo: int, hi: int) -> np.ndarray:
+    """``values`` as a 1-D integer array with every entry in ``[lo, hi]`` (a scalar is one entry).
+    Floats, bools and strings are refused rather than cast (2.5 is no op code)."""
+    try:
+        arr = None if isinstance(values, (str, bytes)) else np.atleast_1d(np.asarray(values))
+    except (TypeError, ValueError, OverflowError):  # ragged nesting and the like
+        arr = None
+    if arr is None or arr.ndim != 1 or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"{name} must be a 1-D array of integers in [{lo}, {hi}]; got {quote(values)}")
+    if arr.size and (arr.min() < lo or arr.max() > hi):
+        raise ValueError(f"{name} must be in [{lo}, {hi}]; got min {arr.min()}, max {arr.max()}")
+    return arr
+
+
+def _shape_of(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype} array of shape {value.shape}"
+    return f"{quote(value)} ({type(value).__name__})"
 
 
 SERIES_NAMES = (

@@ -20,11 +20,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import lambertw
 
-from flashlab._validate import check_array, check_int
+from flashlab._validate import check_int, check_real_or_array
 
 
 def _op(op) -> np.ndarray:
-    return check_array("op", np.atleast_1d(op), 1e-9, 1e6).reshape(np.shape(op))
+    return np.asarray(check_real_or_array("op", op, 1e-9, 1e6))
 
 
 def _fifo_alpha(alpha: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm.auto import tqdm
 
-from flashlab._validate import check_choice, check_int, check_real, check_seed
+from flashlab._validate import check_bool, check_instance, check_int, check_real, check_seed
 from flashlab.device.geometry import Geometry
 from flashlab.ftl import _kernels as K
 from flashlab.ftl.core import SERIES_NAMES, Ftl, FtlConfig
@@ -97,14 +97,16 @@ def simulate(
     samples : int in [1, 100000], approximate number of time-series samples.
     progress : show a tqdm bar (default: when stderr is a terminal).
     """
-    if not isinstance(workload, (Workload, Trace)):
-        raise ValueError(f"workload must be a Workload or a Trace; got {workload!r}")
+    check_instance("workload", workload, (Workload, Trace))
     fills = check_real("fills", fills, 0.0, 10000.0, lo_open=True)
     check_seed("seed", seed)
     measure = fills / 2 if measure_fills is None else check_real(
-        "measure_fills", measure_fills, 0.0, fills, lo_open=True)
+        "measure_fills", measure_fills, 0.0, 10000.0, lo_open=True)
+    if measure > fills:
+        raise ValueError(f"measure_fills must be <= fills; got measure_fills={measure_fills!r}, fills={fills!r}")
     check_int("samples", samples, 1, 100000)
-    check_choice("precondition", precondition, (False, True))
+    check_bool("precondition", precondition)
+    show = check_bool("progress", progress, allow_none=True)
     ftl = Ftl(geometry, config, seed)
     user = geometry.user_pages
     first = user if precondition else 0
@@ -112,7 +114,7 @@ def simulate(
     every = max(1, total // samples)
     series = np.zeros((total // every + 1, K.NSERIES), dtype=np.int64)
     series[0] = list(ftl.counters.values())
-    show = sys.stderr.isatty() if progress is None else bool(progress)
+    show = sys.stderr.isatty() if show is None else show
     with tqdm(total=total, disable=not show, unit="write", unit_scale=True) as bar:
         for start in range(0, first, _PRECONDITION_CHUNK):
             lbas = np.arange(start, min(first, start + _PRECONDITION_CHUNK), dtype=np.int32)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from flashlab._validate import check_int
+from flashlab._validate import check_instance, check_int
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import Ftl, FtlConfig, Snapshot
 from flashlab.workload import Trace, Workload
@@ -35,6 +35,7 @@ class Stepper:
     def __init__(self, geometry: Geometry = TINY_GEOMETRY, config: FtlConfig = TINY_CONFIG,
                  workload: Workload | Trace = Workload(), seed: int = 0):
         self.ftl = Ftl(geometry, config, seed)  # validates seed
+        check_instance("workload", workload, (Workload, Trace))
         self._stream = workload.chunks(geometry.user_pages, seed, chunk_size=256)
         self._ops = np.zeros(0, dtype=np.int8)
         self._lbas = np.zeros(0, dtype=np.int32)

@@ -16,6 +16,7 @@ import math
 
 from flashlab.ssd.pts import write_saturation
 from flashlab.ssd.sim import FOREGROUND, GC_MODES, SCHEDULERS, SsdConfig, ssd_geometry
+from flashlab._validate import check_choice
 from flashlab.device.timing import PRESETS
 
 
@@ -57,7 +58,8 @@ def run(args: argparse.Namespace) -> str:
     geometry = ssd_geometry(round(args.capacity_gib * 2**30), args.op, channels=args.channels,
                             dies_per_channel=args.dies, planes_per_die=args.planes,
                             pages_per_block=args.pages_per_block)
-    config = SsdConfig(geometry=geometry, timing=args.preset, gc=args.gc, foreground=args.foreground,
+    timing = check_choice("preset", args.preset, tuple(PRESETS))
+    config = SsdConfig(geometry=geometry, timing=timing, gc=args.gc, foreground=args.foreground,
                        scheduler=args.scheduler)
     max_fills = max(args.max_fills, args.fills)  # --fills above the default maximum: run exactly --fills
     r = write_saturation(config, qd=args.qd, fills=args.fills, max_fills=max_fills,

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_array, check_int, check_real, check_seed
+from flashlab._validate import check_array, check_bool, check_int, check_real, check_seed
 from flashlab.ssd.sim import HostLoad, IoResult, SsdConfig, simulate_io
 from flashlab.workload import Workload
 
@@ -54,7 +54,7 @@ def steady_state(values, window: int = 5, excursion: float = 0.20, slope: float 
     """First window of ``window`` consecutive rounds, starting at or after round ``first``, whose
     values satisfy the SNIA PTS criteria: ``(max - min) <= excursion x mean`` and
     ``|least-squares slope| x (window - 1) <= slope x mean``."""
-    v = check_array("values", values, min_size=1)
+    v = check_array("values", values, -1e150, 1e150, min_size=1)  # sums and squares stay finite
     check_int("window", window, 2, 10000)
     check_real("excursion", excursion, 0.0, 10.0)
     check_real("slope", slope, 0.0, 10.0)
@@ -148,6 +148,8 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
         max_fills = check_real("max_fills", max_fills, fills, 100.0)
     check_int("rounds_per_fill", rounds_per_fill, 1, 1000)
     check_seed("seed", seed)
+    check_bool("precondition", precondition)
+    check_bool("progress", progress, allow_none=True)
     first = max(1, round(fills * rounds_per_fill))
     last = first if max_fills is None else max(first, round(max_fills * rounds_per_fill))
     load = HostLoad(qd=qd, workload=Workload("uniform"), write_size=4096)

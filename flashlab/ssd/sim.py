@@ -55,12 +55,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
-from flashlab._validate import check_choice, check_int, check_real, check_seed
+from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.ssd import _kernels as K
-from flashlab.device.geometry import Geometry
-from flashlab.device.timing import PRESETS, NandTiming, timing_preset
+from flashlab.device.geometry import MAX_PHYSICAL_PAGES, Geometry
+from flashlab.device.timing import PRESETS, NandTiming
 from flashlab.ftl import _kernels as FK
-from flashlab.ftl.core import Ftl, FtlConfig, min_op
+from flashlab.ftl.core import Ftl, FtlConfig, check_capacity
 from flashlab.workload import OP_READ, OP_WRITE, Workload
 
 SCHEDULERS = ("fifo", "read_priority")
@@ -86,6 +86,9 @@ def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int
     check_int("pages_per_block", pages_per_block, 2, 65535)
     user = math.ceil(capacity_bytes / page_size)
     bpp = max(1, math.ceil(user * (1.0 + op) / (units * pages_per_block)))
+    if bpp * units * pages_per_block > MAX_PHYSICAL_PAGES:
+        raise ValueError(f"capacity_bytes at op={op:g} needs {bpp * units * pages_per_block} physical pages of "
+                         f"page_size={page_size} bytes; at most {MAX_PHYSICAL_PAGES}; got capacity_bytes={capacity_bytes}")
     return Geometry(channels=channels, dies_per_channel=dies_per_channel, planes_per_die=planes_per_die,
                     blocks_per_plane=bpp, pages_per_block=pages_per_block, page_size=page_size, op=op)
 
@@ -131,29 +134,26 @@ class SsdConfig:
     steering: bool = False
 
     def __post_init__(self):
-        if not isinstance(self.geometry, Geometry):
-            raise ValueError(f"geometry must be a Geometry; got {self.geometry!r}")
+        check_instance("geometry", self.geometry, Geometry)
         if isinstance(self.timing, str):
-            check_choice("preset", self.timing, tuple(PRESETS))
-            object.__setattr__(self, "timing", timing_preset(self.timing))
-        elif not isinstance(self.timing, NandTiming):
-            raise ValueError(f"timing must be a NandTiming or one of {', '.join(PRESETS)}; got {self.timing!r}")
+            object.__setattr__(self, "timing", PRESETS[check_choice("timing", self.timing, tuple(PRESETS))])
+        else:
+            check_instance("timing", self.timing, NandTiming, f"a NandTiming or one of {', '.join(PRESETS)}")
         check_choice("scheduler", self.scheduler, SCHEDULERS)
-        check_choice("suspend", self.suspend, (False, True))
+        check_bool("suspend", self.suspend)
         check_real("resume_overhead_us", self.resume_overhead_us, 0.0, 1e5)
         check_choice("gc", self.gc, GC_MODES)
         check_choice("foreground", self.foreground, FOREGROUND)
         check_int("gc_critical", self.gc_critical, 2, 2**31 - 1)
-        check_int("gc_background", self.gc_background, self.gc_critical, 2**31 - 1)
+        check_int("gc_background", self.gc_background, 2, 2**31 - 1)
+        if self.gc_background < self.gc_critical:
+            raise ValueError(f"gc_background must be >= gc_critical; got gc_background={self.gc_background}, "
+                             f"gc_critical={self.gc_critical}")
         check_choice("policy", self.policy, GC_POLICIES)
-        check_choice("steering", self.steering, (False, True))
+        check_bool("steering", self.steering)
         g = self.geometry
         check_int("pages_per_block x units", g.pages_per_block * self.units, 2, 65535)
-        fg, fc = self.ftl_geometry, self.ftl_config
-        if fg.user_pages > (fg.blocks - fc.gc_high - fc.open_frontiers + 1) * fg.pages_per_block - 1:
-            raise ValueError(
-                f"op must be >= {min_op(fg, fc):.4g} for {fg.blocks} superblocks of {fg.pages_per_block} pages "
-                f"with gc_background={self.gc_background}; got op={g.op!r}")
+        check_capacity(self.ftl_geometry, self.ftl_config, "superblocks", "gc_background")
 
     @property
     def units(self) -> int:
@@ -203,10 +203,9 @@ class HostLoad:
 
     def __post_init__(self):
         check_int("qd", self.qd, 1, 65536)
-        if self.rate_iops is not None:
-            check_real("rate_iops", self.rate_iops, 0.0, 1e9, lo_open=True)
-        if not isinstance(self.workload, Workload):
-            raise ValueError(f"workload must be a Workload; got {self.workload!r}")
+        if self.rate_iops is not None:  # >= 1e-6: arrival gaps (1e6 / rate us) stay finite
+            check_real("rate_iops", self.rate_iops, 1e-6, 1e9)
+        check_instance("workload", self.workload, Workload)
         if self.workload.trim_fraction != 0:
             raise ValueError(f"workload.trim_fraction must be 0 for timed runs; got {self.workload.trim_fraction!r}")
         check_int("write_size", self.write_size, 512, 2**30)
@@ -256,11 +255,13 @@ class IoResult:
         return float(self.done_us[ok].max() - self.arrival_us.min()) if ok.any() else math.nan
 
     def _mask(self, op=None, phase=None):
+        """Completed requests, of one ``op`` (0 write, 1 read; raw NAND 3, 4, 5) and ``phase``
+        (0 preconditioning, 1 workload) if given."""
         m = np.isfinite(self.latency_us)
         if op is not None:
-            m &= self.op == op
+            m &= self.op == check_choice("op", op, _OP_CODES)
         if phase is not None:
-            m &= self.phase == phase
+            m &= self.phase == check_choice("phase", phase, (0, 1))
         return m
 
     def iops(self, op=None, phase=None) -> float:
@@ -282,7 +283,14 @@ class IoResult:
 
     def percentiles(self, op=None, phase=None, mask=None) -> dict:
         """Latency p50, p99, p99.9, p99.99 and max (microseconds) and the mean."""
-        m = self._mask(op, phase) if mask is None else (mask & np.isfinite(self.latency_us))
+        if mask is None:
+            m = self._mask(op, phase)
+        else:
+            if not (isinstance(mask, np.ndarray) and mask.dtype == bool and mask.shape == self.latency_us.shape):
+                raise ValueError(f"mask must be a bool array of shape {self.latency_us.shape} (one per request); "
+                                 f"got {mask.dtype if isinstance(mask, np.ndarray) else type(mask).__name__} "
+                                 f"of shape {np.shape(mask) if isinstance(mask, np.ndarray) else '()'}")
+            m = self._mask(op, phase) & mask
         lat = self.latency_us[m]
         if lat.size == 0:
             return {**{f"p{p:g}": math.nan for p in PERCENTILES}, "max": math.nan, "mean": math.nan}
@@ -294,6 +302,10 @@ class IoResult:
                   hi_us: float = 1e7) -> tuple[np.ndarray, np.ndarray]:
         """Log-scale latency histogram: (counts, bin edges in microseconds)."""
         check_int("bins_per_decade", bins_per_decade, 1, 1000)
+        lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
+        hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
+        if hi_us <= lo_us:
+            raise ValueError(f"hi_us must be > lo_us; got hi_us={hi_us!r}, lo_us={lo_us!r}")
         edges = np.logspace(math.log10(lo_us), math.log10(hi_us),
                             int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
         lat = np.clip(self.latency_us[self._mask(op, phase)], lo_us, hi_us)
@@ -308,11 +320,13 @@ class IoResult:
         check_choice("by", by, ("time", "requests"))
         ok = np.isfinite(self.done_us)
         done = self.done_us[ok]
+        if done.size == 0:  # nothing completed (a stalled run): no interval has a figure
+            return {k: np.full(n, np.nan) for k in _INTERVAL_KEYS}
         order = np.argsort(done, kind="stable")
         done_sorted = done[order]
         lat = self.latency_us[ok][order]
         pages = self.pages[ok][order]
-        t0 = float(self.arrival_us.min())
+        t0 = float(self.arrival_us[ok].min())
         if by == "time":
             edges = np.linspace(t0, float(done_sorted[-1]), n + 1)
             idx = np.searchsorted(done_sorted, edges, side="right")
@@ -320,9 +334,7 @@ class IoResult:
         else:
             idx = np.linspace(0, done_sorted.size, n + 1).round().astype(np.int64)
             edges = np.concatenate(([t0], done_sorted[np.maximum(idx[1:] - 1, 0)]))
-        out = {k: np.full(n, np.nan) for k in ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us",
-                                               *(f"p{p:g}" for p in PERCENTILES), "gc_copies",
-                                               "erases", "free_blocks", "fg_share")}
+        out = {k: np.full(n, np.nan) for k in _INTERVAL_KEYS}
         s = self.series
         for i in range(n):
             a, b = idx[i], idx[i + 1]
@@ -350,6 +362,11 @@ class IoResult:
         return out
 
 
+_OP_CODES = (OP_WRITE, OP_READ, K.OP_RAW_READ, K.OP_RAW_PROG, K.OP_RAW_ERASE)
+_INTERVAL_KEYS = ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us", *(f"p{p:g}" for p in PERCENTILES),
+                  "gc_copies", "erases", "free_blocks", "fg_share")
+
+
 def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> float:
     """Analytic write limit with no GC, every unit always busy (requests per second).
 
@@ -357,6 +374,7 @@ def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> flo
     (transfer in, then program; ``tPROG`` averaged over page types) and its channel ``tX``, so a
     channel moves ``min(units_per_channel / (tX + tPROG), 1 / tX)`` pages per microsecond.
     """
+    check_instance("config", config, SsdConfig)
     g = config.geometry
     size = g.page_size if write_size is None else check_int("write_size", write_size, 1, 2**40)
     per_channel = g.dies_per_channel * g.planes_per_die
@@ -367,6 +385,7 @@ def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> flo
 
 def raw_program_bandwidth_mb_s(config: SsdConfig) -> float:
     """Page programs the NAND can absorb (the pipeline limit), in MB/s."""
+    check_instance("config", config, SsdConfig)
     return pipeline_limit_iops(config) * config.geometry.page_size / 1e6
 
 
@@ -522,6 +541,7 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
     if not isinstance(load, HostLoad):
         raise ValueError(f"load must be a HostLoad; got {load!r}")
     check_seed("seed", seed)
+    check_bool("progress", progress, allow_none=True)
     check_real("precondition_fills", precondition_fills, 0.0, 100.0)
     check_int("samples", samples, 1, 100000)
     g = config.geometry
@@ -588,6 +608,17 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
 RAW_KINDS = {"read": K.OP_RAW_READ, "program": K.OP_RAW_PROG, "erase": K.OP_RAW_ERASE}
 
 
+def _timeline_rows(ops) -> list:
+    """``ops`` of :func:`nand_timeline` as a list of 4-item rows (raising naming ``ops`` otherwise)."""
+    if isinstance(ops, (str, bytes, np.ndarray)) or not hasattr(ops, "__iter__"):
+        raise ValueError(f"ops must be a sequence of (time_us, kind, unit, page_type); got {quote(ops)}")
+    rows = list(ops)
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != 4:
+            raise ValueError(f"ops[{i}] must be (time_us, kind, unit, page_type); got {quote(row)}")
+    return rows
+
+
 def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
     """Time explicit NAND operations on the units of an idle device (no FTL, no GC).
 
@@ -601,7 +632,7 @@ def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
     config = SsdConfig(gc="off") if config is None else config
     if not isinstance(config, SsdConfig):
         raise ValueError(f"config must be an SsdConfig; got {config!r}")
-    rows = list(ops)
+    rows = _timeline_rows(ops)
     if not rows:
         raise ValueError("ops must hold at least one (time_us, kind, unit, page_type)")
     U, bits, ppb = config.units, config.timing.bits_per_cell, config.geometry.pages_per_block

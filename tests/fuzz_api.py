@@ -1,0 +1,539 @@
+"""The engine's public API as fuzz targets, and the fuzzer that runs them (in a child process).
+
+Every public constructor, function and method of the engine layers (``LAYERS``; :mod:`flashlab.viz`
+is not fuzzed) has a :class:`Target` here: a fast valid call and the *kind* of each parameter.
+For each parameter in turn the fuzzer keeps the other arguments valid and draws a bad or extreme
+value from a hypothesis strategy for that kind (wrong types, bools, NaN/inf, huge and negative
+numbers, empty and wrong-shaped arrays, unknown strings). Values that can never be right (a
+string for a number, 1 for a flag) must raise; the others (a huge count, a negative voltage) may
+raise or answer. The outcome is good when the call
+
+* raises ``ValueError`` or ``TypeError`` whose message names the parameter, or
+* (for values that may be valid) returns a sane result: no infinity anywhere, and a scalar
+  result is finite (NaN where the target says it may be).
+
+Anything else is a failure: another exception, an error naming something else, nonsense
+accepted. Crashes and hangs are caught by the parent test, which runs :func:`main` in a
+subprocess with a timeout; each case is printed before it runs so a crash names its case.
+
+``public_names()`` lists the public API from each layer's ``__all__`` (or its public names), so
+a new public name without a target here fails ``tests/test_fuzz_api.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import math
+import numbers
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.workload",
+          "flashlab.presets")
+
+# Results the engine returns (records, not inputs): no target, but listed so a new record is a
+# decision, not an omission. Their methods are fuzzed when they take arguments.
+RECORDS = {
+    "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
+    "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
+    "ssd.SteadyState",
+}
+
+
+def public_names() -> set[str]:
+    """``layer.Name`` for every public class and function, ``layer.Class.method`` for every
+    public method taking arguments beyond ``self`` or none (all are called)."""
+    names = set()
+    for modname in LAYERS:
+        mod = importlib.import_module(modname)
+        layer = modname.split(".")[1]
+        exported = getattr(mod, "__all__", None)
+        for n in exported if exported is not None else dir(mod):
+            if n.startswith("_"):
+                continue
+            obj = getattr(mod, n)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            if not getattr(obj, "__module__", "").startswith("flashlab."):
+                continue
+            if exported is None and modname == "flashlab.presets" and obj.__module__ != modname:
+                continue  # presets re-import what they build on; those names belong to their layers
+            if inspect.isclass(obj) and issubclass(obj, BaseException):
+                continue
+            names.add(f"{layer}.{n}")
+            if inspect.isclass(obj):
+                for m, v in vars(obj).items():
+                    if not m.startswith("_") and inspect.isfunction(v):
+                        names.add(f"{layer}.{n}.{m}")
+    return names
+
+
+# ------------------------------------------------------------------ parameter kinds and bad values
+class _Junk:
+    """An object of no engine type (its repr names it)."""
+
+    def __repr__(self):
+        return "<junk object>"
+
+
+JUNK = _Junk()
+NAN, INF = float("nan"), float("inf")
+
+# Values no parameter of the kind may accept.
+_NEVER_NUMBER = ["junk", "", "1.5", b"1", None, True, False, np.bool_(True), 1 + 2j, NAN, INF, -INF, np.float64(NAN),
+                 10**400, -(10**400), [1.0], (1,), {"a": 1}, JUNK, np.array([1.0]), np.array(1.0 + 1j)]
+_NEVER = {
+    "real": _NEVER_NUMBER,
+    "int": _NEVER_NUMBER + [2.5, -0.5, 3.0, np.float64(2.0), 1e20],
+    "bool": ["False", "True", "", 0, 1, 0.0, None, np.array([True]), [True], JUNK, NAN],
+    "choice": ["no-such-choice", "", " ", "GREEDY", None, 3, 2.5, True, NAN, [], ["x"], b"x", JUNK],
+    "array": ["1,2", "", b"\x00", None, True, JUNK, [1 + 2j], [True, False], [[1.0], [1.0, 2.0]], [NAN], [INF],
+              [-INF], [10**400], ["1"], [None], {"a": 1}],
+    "obj": [None, "x", 3, 2.5, True, NAN, [], JUNK, np.zeros(3)],
+    "text": [None, 3, 2.5, True, b"x", ["x"], JUNK, NAN],
+    "tuple": ["1", "", None, 3, NAN, JUNK, (), (NAN,), (INF,), ("1",), (None,), (True,), ((1.0,),), (10**400,)],
+}
+_NEVER["text_tuple"] = ["cai2017", "", None, 3, JUNK, (), ("",), (3,), (None,), ["cai2017"], NAN]
+_NEVER["opt_real"] = [v for v in _NEVER["real"] if v is not None]
+_NEVER["opt_int"] = [v for v in _NEVER["int"] if v is not None]
+_NEVER["opt_bool"] = [v for v in _NEVER["bool"] if v is not None]
+_NEVER["real_or_array"] = [v for v in _NEVER["real"] if not isinstance(v, (list, tuple, np.ndarray))] + _NEVER["array"][:9]
+_NEVER["opt_obj"] = [v for v in _NEVER["obj"] if v is not None]
+_NEVER["opt_array"] = [v for v in _NEVER["array"] if v is not None]
+
+
+def _maybe_strategy(kind: str, cap: float):
+    """Values of the right type that may be out of range (``cap``: largest magnitude drawn)."""
+    from hypothesis import strategies as st
+
+    ints = st.one_of(st.sampled_from([0, -1, 1, 2, -(2**31), 2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64]),
+                     st.integers(-(2**70), 2**70), st.integers(-1000, 1000), st.just(np.int64(7)))
+    ints = ints.filter(lambda v: abs(v) <= cap)
+    reals = st.one_of(st.floats(allow_nan=False, allow_infinity=False),
+                      st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1e-300, 1e308, -1e308, 0.5, -1.0]),
+                      st.floats(-1e3, 1e3), ints, st.just(np.float32(0.25)))
+    reals = reals.filter(lambda v: abs(v) <= cap)
+    arrays = st.one_of(
+        st.lists(reals, max_size=20), st.just([]), st.just(np.zeros((2, 2))), st.just(np.zeros((0, 3))),
+        st.just(np.arange(5, dtype=np.int8)), st.just(np.full(3, 1e308)), st.just(np.array([-1.0, 0.0, 1.0])))
+    texts = st.one_of(st.text(max_size=30), st.just("x" * 100_000))
+    tuples = st.one_of(st.lists(reals, max_size=6).map(tuple), st.just(tuple(range(17))))
+    return {
+        "real": reals, "opt_real": reals, "int": ints, "opt_int": ints, "bool": st.booleans(),
+        "opt_bool": st.booleans(), "choice": st.nothing(), "array": arrays, "obj": st.nothing(),
+        "opt_obj": st.nothing(), "text": texts, "tuple": tuples,
+        "real_or_array": st.one_of(reals, arrays), "opt_array": arrays,
+        "text_tuple": st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=5).map(tuple),
+    }[kind]
+
+
+def case_strategy(kind: str, cap: float, extra_never=()):
+    """(value, must_raise) pairs for a parameter of ``kind``."""
+    from hypothesis import strategies as st
+
+    never = st.sampled_from(list(_NEVER[kind]) + list(extra_never)).map(lambda v: (v, True))
+    maybe = _maybe_strategy(kind, cap).map(lambda v: (v, False))
+    return st.one_of(never, maybe)
+
+
+@dataclass
+class Param:
+    kind: str
+    valid: object  # a valid value, or a zero-argument factory for one (``lazy``)
+    cap: float = math.inf  # largest magnitude of "maybe" values (work sizes: keep calls fast)
+    lazy: bool = False
+    never: tuple = ()  # more values that must be refused
+
+    def value(self):
+        return self.valid() if self.lazy else self.valid
+
+
+@dataclass
+class Target:
+    name: str
+    call: Callable  # takes the keyword arguments
+    params: dict[str, Param]
+    group: str
+    nan_ok: bool = False  # a scalar result may be NaN
+    inf_ok: bool = False  # the result may hold infinities (documented, e.g. min_op)
+
+
+def _infer(value) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, numbers.Integral):
+        return "int"
+    if isinstance(value, numbers.Real):
+        return "real"
+    if isinstance(value, str):
+        return "choice"
+    if isinstance(value, tuple):
+        return "tuple"
+    if isinstance(value, (list, np.ndarray)):
+        return "array"
+    return "obj"
+
+
+def params(valid: dict, **kinds) -> dict[str, Param]:
+    """Params for ``valid`` keyword arguments, kinds inferred from the valid values unless given
+    (a kind may be a :class:`Param`, or a str)."""
+    out = {}
+    for name, value in valid.items():
+        k = kinds.get(name)
+        if isinstance(k, Param):
+            out[name] = k
+        else:
+            out[name] = Param(k or _infer(value), value)
+    return out
+
+
+def dataclass_params(instance, **kinds) -> dict[str, Param]:
+    return params({f.name: getattr(instance, f.name) for f in dataclasses.fields(instance) if f.init}, **kinds)
+
+
+# ------------------------------------------------------------------ the targets
+@cache
+def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
+    from flashlab import cell as C
+    from flashlab import device as D
+    from flashlab import ftl as F
+    from flashlab import presets as PR
+    from flashlab import ssd as S
+    from flashlab import workload as W
+
+    T: dict[str, Target] = {}
+
+    def add(name, call, prm, group, **kw):
+        T[name] = Target(name, call, prm, group, **kw)
+
+    tlc, mlc = PR.TLC_1XNM, PR.MLC_2YNM
+    fg = C.FG_CELL_2XNM
+    geo = D.Geometry(blocks_per_plane=16, pages_per_block=8, op=0.5)
+    sgeo = D.Geometry(channels=2, blocks_per_plane=16, pages_per_block=8, page_size=4096, op=0.5)
+    sconf = S.SsdConfig(geometry=sgeo, timing="slc")
+    dist = C.vth_distributions(tlc.vth, 1000.0, 30.0)
+
+    # ---- cell
+    add("cell.CellLevels", C.CellLevels, params({"bits": 3}), "cell")
+    add("cell.cell_levels", C.cell_levels, params({"bits": 2}), "cell")
+    add("cell.CellVariation", C.CellVariation, dataclass_params(C.CellVariation()), "cell")
+    add("cell.EccCode", C.EccCode, params({"t": 8, "codeword_bytes": 512}), "cell")
+    add("cell.FloatingGateCell", C.FloatingGateCell, dataclass_params(fg), "cell")
+    add("cell.FloatingGateCell.charge", fg.charge, params({"vth": 1.0}, vth="real_or_array"), "cell")
+    add("cell.FloatingGateCell.electrons", fg.electrons, params({"vth": 1.0}, vth="real_or_array"), "cell")
+    add("cell.FloatingGateCell.oxide_field", fg.oxide_field, params({"v_gate": 15.0, "vth": [0.0, 1.0]},
+                                                                  vth="real_or_array"), "cell")
+    add("cell.FloatingGateCell.current_density", fg.current_density, params({"field": 1e9}, field="real_or_array"),
+        "cell")
+    add("cell.apply_pulse", C.apply_pulse, params({"cell": fg, "vth": [0.0, -1.0], "v_gate": 16.0, "t_pulse": 1e-5},
+                                                  vth="real_or_array"), "cell")
+    add("cell.erase", C.erase, params({"cell": fg, "vth": [2.0, 3.0], "v_erase": 16.0, "t_erase": 1e-4},
+                                      vth="real_or_array"), "cell")
+    add("cell.read", C.read, params({"vth": [0.0, 2.0], "v_ref": 1.0}, vth="real_or_array"), "cell")
+    add("cell.IsppParams", C.IsppParams, dataclass_params(C.ISPP_SLC_2XNM), "cell")
+    add("cell.IsppParams.time_us", C.ISPP_SLC_2XNM.time_us, params({"pulses": 8}), "cell")
+    add("cell.program_cell", C.program_cell, params({"cell": fg, "ispp": C.ISPP_SLC_2XNM, "vth0": -3.0}), "cell")
+    add("cell.program_page", C.program_page,
+        params({"cell": fg, "ispp": C.ISPP_SLC_2XNM, "n_cells": 64, "variation": C.CellVariation(), "seed": 1,
+                "vth0": -3.0, "hist_range": (-5.0, 5.0), "hist_bins": 20},
+               n_cells=Param("int", 64, cap=5000), hist_range="array", hist_bins=Param("int", 20, cap=10**6),
+               vth0=Param("opt_real", -3.0)), "cell")
+    add("cell.erase_block", C.erase_block,
+        params({"cell": fg, "vth": np.linspace(0.0, 3.0, 16), "ispe": C.ISPE_2XNM, "variation": C.CellVariation(),
+                "seed": 1}), "cell")
+    add("cell.NandTiming", C.NandTiming, dataclass_params(tlc.timing), "cell")
+    add("cell.read_latency_us", C.read_latency_us, params({"timing": tlc.timing}), "cell")
+    add("cell.program_times", C.program_times, params({"timing": tlc.timing, "n_pages": 30, "seed": 2},
+                                                      n_pages=Param("int", 30, cap=10**5)), "cell")
+    add("cell.soft_read_latency_us", C.soft_read_latency_us, params({"timing": tlc.timing, "soft_levels": 3}), "cell")
+    add("cell.VthModel", C.VthModel, dataclass_params(tlc.vth), "cell")
+    add("cell.vth_distributions", C.vth_distributions,
+        params({"model": tlc.vth, "pe_cycles": 500.0, "retention_days": 10.0, "reads": 1e3, "vpass": 1.0}), "cell")
+    add("cell.VthDistributions", C.VthDistributions,
+        params({"model": tlc.vth, "pe_cycles": 0.0, "retention_days": 0.0, "reads": 0.0, "vpass": 1.0,
+                "means": np.asarray(tlc.vth.means), "sigmas": np.full(8, 10.0)}), "cell")
+    add("cell.VthDistributions.pdf", dist.pdf, params({"v": [0.0, 100.0]}, v="real_or_array"), "cell")
+    add("cell.VthDistributions.cdf", dist.cdf, params({"v": 50.0}, v="real_or_array"), "cell")
+    add("cell.default_read_refs", C.default_read_refs, params({"model": mlc.vth}), "cell")
+    add("cell.optimal_read_refs", C.optimal_read_refs, params({"dist": dist}), "cell")
+    add("cell.rber_analytic", C.rber_analytic, params({"dist": dist, "refs": None},
+                                                      refs=Param("opt_array", lambda: C.optimal_read_refs(dist), lazy=True)),
+        "cell")
+    add("cell.rber_monte_carlo", C.rber_monte_carlo,
+        params({"dist": dist, "n_cells": 2000, "seed": 3},
+               n_cells=Param("int", 2000, cap=10**5)), "cell")
+    add("cell.read_retry", C.read_retry, params({"dist": dist}), "cell")
+    add("cell.codeword_failure_probability", C.codeword_failure_probability,
+        params({"rber": [1e-3, 1e-4], "n_bits": 8000, "t": 8}, rber="real_or_array"), "cell")
+    add("cell.uber", C.uber, params({"rber": 1e-3, "code": tlc.ecc}, rber="real_or_array"), "cell")
+    add("cell.correctable_rber", C.correctable_rber, params({"code": tlc.ecc, "target_uber": 1e-15}), "cell")
+    add("cell.worst_page_rber", C.worst_page_rber,
+        params({"model": mlc.vth, "pe_cycles": 1000.0, "retention_days": 30.0, "reads": 0.0, "read_retry": True}),
+        "cell")
+    add("cell.endurance_pe_cycles", C.endurance_pe_cycles,
+        params({"model": mlc.vth, "code": mlc.ecc, "retention_days": 30.0, "reads": 0.0, "target_uber": 1e-15,
+                "read_retry": True, "max_cycles": 1e4}), "cell")
+    add("cell.gentle_programming", C.gentle_programming,
+        params({"model": mlc.vth, "timing": mlc.timing, "step_scale": 0.5}), "cell")
+    add("cell.program_endurance_trade", C.program_endurance_trade,
+        params({"model": mlc.vth, "timing": mlc.timing, "code": mlc.ecc, "step_scales": [0.5, 1.0],
+                "retention_days": 30.0, "target_uber": 1e-15},
+               step_scales=Param("array", [0.5, 1.0])), "cell")
+
+    # ---- device
+    add("device.Geometry", D.Geometry, dataclass_params(geo), "device")
+    dt = D.timing_preset("tlc")
+    add("device.NandTiming", D.NandTiming, dataclass_params(dt, name="text", source="text"), "device")
+    add("device.NandTiming.transfer_us", dt.transfer_us, params({"page_size": 4096}), "device")
+    add("device.timing_preset", D.timing_preset, params({"name": "mlc"}), "device")
+
+    # ---- workload
+    wl = W.Workload("hotcold", read_fraction=0.2)
+    add("workload.Workload", W.Workload, dataclass_params(wl), "workload")
+
+    def first_chunk(obj):
+        return lambda **kw: next(obj.chunks(**kw))
+
+    add("workload.Workload.chunks", first_chunk(wl),
+        params({"user_pages": 1000, "seed": 1, "chunk_size": 64}, user_pages=Param("int", 1000),
+               chunk_size=Param("int", 64, cap=10**5)), "workload")
+    tr = W.Trace(np.array([0, 1, 0], np.int8), np.array([0, 5, 9]), np.array([2, 1, 1]), np.array([1, 2, 3]))
+    add("workload.Trace", W.Trace, dataclass_params(tr, source="text"), "workload")
+    add("workload.Trace.chunks", first_chunk(tr), params({"user_pages": 100, "seed": 0, "chunk_size": 16},
+                                                          chunk_size=Param("int", 16, cap=10**5)), "workload")
+
+    def read_trace_file(**kw):
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as d:
+            path = kw.pop("path")
+            if isinstance(path, str) and path == "<valid>":
+                path = Path(d) / "t.csv"
+                path.write_text("op,lba,length\nW,0,4\nR,2,1\n")
+            return W.read_trace(path, **kw)
+
+    add("workload.read_trace", read_trace_file,
+        params({"path": "<valid>", "user_pages": 100},
+               path=Param("obj", "<valid>", never=(3, None, b"\xff/x")),
+               user_pages=Param("opt_int", 100)), "workload")
+
+    # ---- ftl
+    add("ftl.FtlConfig", F.FtlConfig, dataclass_params(F.FtlConfig(dynamic_wl=True, endurance=50)), "ftl")
+    add("ftl.Ftl", F.Ftl, params({"geometry": geo, "config": F.FtlConfig(), "seed": 1}), "ftl")
+
+    def fresh_ftl():
+        f = F.Ftl(geo, F.FtlConfig(), 1)
+        f.write(np.arange(40))
+        return f
+
+    def method(factory, name):
+        return lambda **kw: getattr(factory(), name)(**kw)
+
+    lbas = Param("array", [0, 1, 2], never=([0.5], [-1], [10**6], [2**40], np.array(["1"])))
+    add("ftl.Ftl.write", method(fresh_ftl, "write"), {"lbas": lbas}, "ftl")
+    add("ftl.Ftl.read", method(fresh_ftl, "read"), {"lbas": lbas}, "ftl")
+    add("ftl.Ftl.trim", method(fresh_ftl, "trim"), {"lbas": lbas}, "ftl")
+    add("ftl.Ftl.snapshot", method(fresh_ftl, "snapshot"), {}, "ftl")
+    add("ftl.Ftl.run", method(fresh_ftl, "run"),
+        params({"ops": np.array([0, 1, 2, 0], np.int8), "lbas": np.array([3, 3, 4, 5], np.int32),
+                "series": np.zeros((200, 12), np.int64), "sample_every": 1, "write_limit": 2**62,
+                "out": np.zeros(4, np.int32)},
+               ops=Param("array", [0, 1, 2, 0], never=([3, 0, 0, 0], [2.5, 0, 0, 0], [256, 0, 0, 0], [0, 0])),
+               lbas=Param("array", [3, 3, 4, 5], never=([3, 3, 4, 10**6], [0.5, 1, 2, 3])),
+               series=Param("opt_array", lambda: np.zeros((200, 12), np.int64), lazy=True,
+                             never=(np.zeros((1, 12), np.int64), np.zeros((200, 11), np.int64),
+                                    np.zeros((200, 12), np.int32), np.zeros(12, np.int64))),
+               out=Param("opt_array", lambda: np.zeros(4, np.int32), lazy=True,
+                         never=(np.zeros(1, np.int32), np.zeros(4, np.int64), np.zeros((4, 1), np.int32)))),
+        "ftl")
+    add("ftl.min_op", F.min_op, params({"geometry": geo, "config": F.FtlConfig()}), "ftl", inf_ok=True)
+    add("ftl.simulate", F.simulate,
+        params({"geometry": geo, "config": F.FtlConfig(), "workload": W.Workload(), "fills": 0.5, "seed": 1,
+                "precondition": True, "measure_fills": 0.25, "samples": 20, "progress": False},
+               fills=Param("real", 0.5, cap=20), measure_fills=Param("opt_real", 0.25), progress="opt_bool",
+               samples=Param("int", 20, cap=10**6)), "ftl")
+    add("ftl.Stepper", F.Stepper, params({"geometry": F.stepper.TINY_GEOMETRY, "config": F.stepper.TINY_CONFIG,
+                                          "workload": W.Workload(), "seed": 0}), "ftl")
+    add("ftl.Stepper.step", method(lambda: F.Stepper(), "step"), params({"n": 3}, n=Param("int", 3, cap=2000)),
+        "ftl")
+    add("ftl.wa_fifo", F.wa_fifo, params({"op": [0.1, 0.5]}, op="real_or_array"), "ftl")
+    add("ftl.wa_agarwal", F.wa_agarwal, params({"op": 0.2}, op="real_or_array"), "ftl")
+    add("ftl.wa_greedy", F.wa_greedy, params({"op": [0.2], "pages_per_block": 64}, op="real_or_array"), "ftl")
+
+    # ---- ssd
+    add("ssd.ssd_geometry", S.ssd_geometry,
+        params({"capacity_bytes": 2**22, "op": 0.2, "channels": 2, "dies_per_channel": 1, "planes_per_die": 2,
+                "pages_per_block": 16, "page_size": 4096}), "ssd")
+    add("ssd.SsdConfig", S.SsdConfig,
+        params({f.name: getattr(sconf, f.name) for f in dataclasses.fields(sconf)},
+               timing=Param("obj", "slc", never=("plc", "", ["slc"], np.array(["slc"])))), "ssd")
+    load = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.3))
+    add("ssd.HostLoad", S.HostLoad, dataclass_params(S.HostLoad(qd=4, rate_iops=1e4),
+                                                     rate_iops=Param("opt_real", 1e4)), "ssd")
+    add("ssd.pipeline_limit_iops", S.pipeline_limit_iops, params({"config": sconf, "write_size": 8192},
+                                                                 write_size=Param("opt_int", 8192)), "ssd")
+    add("ssd.raw_program_bandwidth_mb_s", S.raw_program_bandwidth_mb_s, params({"config": sconf}), "ssd")
+    add("ssd.simulate_io", S.simulate_io,
+        params({"config": sconf, "load": load, "requests": 60, "seed": 1, "precondition_fills": 0.2,
+                "precondition_size": 8192, "samples": 20, "progress": False},
+               requests=Param("opt_int", 60, cap=3000), precondition_fills=Param("real", 0.2, cap=2.0),
+               precondition_size=Param("int", 8192, cap=2**20), progress="opt_bool",
+               samples=Param("int", 20, cap=10**6), config=Param("opt_obj", sconf)), "ssd")
+    add("ssd.nand_timeline", S.nand_timeline,
+        params({"ops": [(0.0, "program", 0, 0), (5.0, "read", 0, 0)], "config": sconf},
+               ops=Param("array", [(0.0, "program", 0, 0), (5.0, "read", 0, 0)],
+                         never=([(0.0, "fly", 0, 0)], [(0.0, "read", 99, 0)], [(NAN, "read", 0, 0)], [(0.0,)],
+                                [(5.0, "read", 0, 0), (1.0, "read", 0, 0)], [], [(0.0, "read", 0, 9)])),
+               config=Param("opt_obj", sconf)), "ssd")
+    wsconf = S.SsdConfig(geometry=D.Geometry(channels=2, blocks_per_plane=16, pages_per_block=8, page_size=4096, op=0.5),
+                         timing="slc")
+    add("ssd.write_saturation", S.write_saturation,
+        params({"config": wsconf, "qd": 4, "fills": 0.5, "rounds_per_fill": 4, "precondition": False, "seed": 1,
+                "progress": False},
+               fills=Param("real", 0.5, cap=2.0), rounds_per_fill=Param("int", 4, cap=20), qd=Param("int", 4, cap=64),
+               progress="opt_bool", config=Param("opt_obj", wsconf)), "ssd", nan_ok=True)
+    add("ssd.steady_state", S.steady_state,
+        params({"values": [1.0, 1.1, 0.9, 1.0, 1.05, 1.0], "window": 3, "excursion": 0.2, "slope": 0.1, "first": 0}),
+        "ssd")
+
+    @cache
+    def io():
+        return S.simulate_io(sconf, load, requests=200, seed=2)
+
+    opp = Param("opt_int", 0, never=(7, -1, 2.5, "read", np.array([0, 1])))
+    php = Param("opt_int", 1, never=(2, -1, 0.5, "workload"))
+    add("ssd.IoResult.iops", method(io, "iops"), {"op": opp, "phase": php}, "ssd", nan_ok=True)
+    add("ssd.IoResult.bandwidth_mb_s", method(io, "bandwidth_mb_s"), {"op": opp, "phase": php}, "ssd", nan_ok=True)
+    add("ssd.IoResult.percentiles", method(io, "percentiles"),
+        {"op": opp, "phase": php, "mask": Param("opt_obj", lambda: io().op == 1, lazy=True,
+                                                never=(np.ones(3, bool), [True], np.ones(200)))}, "ssd")
+    add("ssd.IoResult.histogram", method(io, "histogram"),
+        {"op": opp, "phase": php, **params({"bins_per_decade": 5, "lo_us": 1.0, "hi_us": 1e6})}, "ssd")
+    add("ssd.IoResult.intervals", method(io, "intervals"), params({"n": 5, "by": "requests"},
+                                                                   n=Param("int", 5, cap=1000)), "ssd")
+
+    # ---- presets
+    add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")
+    return T
+
+
+# ------------------------------------------------------------------ checking one outcome
+def _insane(value, depth: int = 0) -> str:
+    """Why ``value`` is not a sane result ('' if it is): an infinity anywhere in it."""
+    if depth > 3:
+        return ""
+    if isinstance(value, (bool, np.bool_, str, bytes, type(None))):
+        return ""
+    if isinstance(value, numbers.Real):
+        return "an infinite number" if math.isinf(float(value)) else ""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "fc" and np.isinf(value).any():
+            return "an infinity in an array"
+        return ""
+    if dataclasses.is_dataclass(value):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        for v in value[:1000]:
+            why = _insane(v, depth + 1)
+            if why:
+                return why
+    return ""
+
+
+def judge(target: Target, name: str, must_raise: bool, call: Callable) -> str:
+    """Run ``call``; return '' if the outcome is good, else what was wrong."""
+    try:
+        result = call()
+    except (ValueError, TypeError) as exc:
+        msg = str(exc)
+        if not re.search(rf"(?<![\w']){re.escape(name)}(?!\w)", msg):  # the name as a word: "t", not "got"
+            return f"{type(exc).__name__} does not name {name!r}: {msg[:300]}"
+        if len(msg) > 2000:
+            return f"message of {len(msg)} characters"
+        return ""
+    except Exception as exc:  # noqa: BLE001 (any other exception is the finding)
+        return f"{type(exc).__name__}: {str(exc)[:300]}"
+    if must_raise:
+        return f"accepted: returned {type(result).__name__}"
+    if not target.inf_ok:
+        why = _insane(result)
+        if why:
+            return f"returned {why}"
+    if isinstance(result, numbers.Real) and not isinstance(result, bool) and math.isnan(float(result)) \
+            and not target.nan_ok:
+        return "returned NaN"
+    return ""
+
+
+def _short(value) -> str:
+    text = " ".join(repr(value).split())
+    return text if len(text) < 120 else text[:120] + "..."
+
+
+def _case(target: Target, pname: str, value, must_raise: bool, failures: list, out) -> None:
+    print(f"CASE {target.name} {pname}={_short(value)}", file=out, flush=True)
+    kwargs = {k: (p.value() if k != pname else value) for k, p in target.params.items()}
+    why = judge(target, pname, must_raise, lambda: target.call(**kwargs))
+    if why:
+        failures.append(f"{target.name}({pname}={_short(value)}): {why}")
+
+
+def _drawn_cases(target: Target, pname: str, examples: int, failures: list, out) -> Callable:
+    from hypothesis import HealthCheck, given, settings
+
+    p = target.params[pname]
+
+    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=case_strategy(p.kind, p.cap, p.never))
+    def run(case):
+        _case(target, pname, case[0], case[1], failures, out)
+
+    return run
+
+
+def fuzz(group: str, examples: int, out=sys.stdout) -> list[str]:
+    """Fuzz every parameter of every target in ``group``: ``examples`` values drawn by hypothesis,
+    then every must-raise value of the parameter's kind. Prints each case before running it;
+    returns the failures."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    failures: list[str] = []
+    for target in (t for t in targets().values() if t.group == group):
+        # the valid call must work, or the cases below prove nothing
+        why = judge(target, "<none>", False, lambda: target.call(**{k: p.value() for k, p in target.params.items()}))
+        if why:
+            failures.append(f"{target.name}(valid arguments): {why}")
+            continue
+        for pname, p in target.params.items():
+            _drawn_cases(target, pname, examples, failures, out)()
+            for value in list(_NEVER[p.kind]) + list(p.never):
+                _case(target, pname, value, True, failures, out)
+    return failures
+
+
+def main(argv=None) -> int:
+    """``python fuzz_api.py GROUP[,GROUP...] EXAMPLES``: fuzz groups; print FAIL lines and a DONE line."""
+    group, examples = (argv or sys.argv[1:])[:2]
+    t0 = time.perf_counter()
+    failures = [f for g in group.split(",") for f in fuzz(g, int(examples))]
+    for f in dict.fromkeys(failures):
+        print("FAIL", f, flush=True)
+    print(f"DONE {group} failures={len(failures)} seconds={time.perf_counter() - t0:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
