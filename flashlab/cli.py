@@ -14,7 +14,7 @@ import os
 import sys
 
 # Modules that provide subcommands, in the order they are listed by ``flashlab --help``.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli", "flashlab.ftl.cli", "flashlab.ssd.cli")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli", "flashlab.ftl.cli", "flashlab.ssd.cli", "flashlab.quiz.cli")
 
 
 class _Parser(argparse.ArgumentParser):
