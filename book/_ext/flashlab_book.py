@@ -47,8 +47,9 @@ def _executed(app, docname: str) -> Path:
 def _copy_notebooks(app, exception):
     """The executed notebooks, as ``_sources/<chapter>.ipynb``, for the download button.
 
-    MyST-NB writes the chapters' notebooks to ``jupyter_execute`` without their outputs (it
-    renders them from the execution cache); the outputs are merged in from that cache.
+    MyST-NB writes a chapter served from the execution cache to ``jupyter_execute`` without its
+    outputs (it renders them straight from the cache); the outputs are merged in from that cache,
+    there too, so ``jupyter_execute`` (which nbval and the pins read) always holds them.
     """
     if exception is not None or app.builder.format != "html":
         return
@@ -64,6 +65,7 @@ def _copy_notebooks(app, exception):
         dest = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
         dest.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(executed, dest)
+        nbformat.write(executed, _executed(app, docname))
 
 
 def _jupyterhub(app, config):
