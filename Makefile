@@ -9,10 +9,11 @@ CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR := $(CURDIR)/.cache/numba
 export PYTHONHASHSEED := 0
 
-.PHONY: help env book test test-boundscheck test-notebooks lab serve bench clean
+.PHONY: help env book book-student test test-boundscheck test-notebooks lab serve bench clean
 
 help:
 	@echo "make book   build the HTML book into _build/html (creates $(VENV) first)"
+	@echo "make book-student   the student edition, without solutions, into $(STUDENT)/_build/html"
 	@echo "make test   run engine, notebook, build and browser tests"
 	@echo "make lab    JupyterLab with the chapters opening as notebooks"
 	@echo "make serve  serve the built book on http://127.0.0.1:8000"
@@ -34,6 +35,14 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . --warningiserror --keep-going
 	@echo "Open file://$(CURDIR)/_build/html/index.html"
 
+# The student edition: no solutions in its pages, sources, notebooks or search index. It runs no
+# chapter: the instructor build (made first, so the cache is current) has the results cached.
+STUDENT := _build/student
+book-student: book
+	rm -rf $(STUDENT)
+	FLASHLAB_EDITION=student $(BIN)/jupyter-book build . --path-output $(STUDENT) --warningiserror --keep-going
+	@echo "Open file://$(CURDIR)/$(STUDENT)/_build/html/index.html"
+
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
@@ -41,7 +50,7 @@ $(CHROMIUM):
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest tests -m "not book" -q
 	$(MAKE) test-boundscheck
-	$(MAKE) book
+	$(MAKE) book-student
 	$(MAKE) test-notebooks
 	$(BIN)/python -m pytest tests -m book -q
 

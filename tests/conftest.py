@@ -18,6 +18,15 @@ def book_html() -> Path:
 
 
 @pytest.fixture(scope="session")
+def student_html() -> Path:
+    """The student edition (`make book-student`)."""
+    student = ROOT / "_build" / "student" / "_build" / "html"
+    if not (student / "index.html").exists():
+        pytest.fail(f"no student edition at {student}: run `make book-student` (make test does)")
+    return student
+
+
+@pytest.fixture(scope="session")
 def browser():
     """Debian's headless chromium, driven by Playwright."""
     from playwright.sync_api import sync_playwright

@@ -1,6 +1,7 @@
 """The built book in a real browser (Debian's chromium driven by Playwright), from file://.
 
-Every page: no console errors, no request outside the book's folder, no dead widgets.
+Every page, of the instructor and the student edition, in light and dark mode: no console
+errors, no request outside the book's folder, no dead widgets. In dark mode the figures turn dark.
 Every static explorable: moving each slider with the keyboard changes the plotted data.
 """
 
@@ -21,9 +22,12 @@ def _pages(book_html: Path) -> list[Path]:
     return pages
 
 
-def _open(browser, book_html: Path, page_path: Path):
-    """Open a page, recording console errors and blocking (and recording) outside requests."""
+def _open(browser, book_html: Path, page_path: Path, mode: str = "light"):
+    """Open a page (in the theme's light or dark mode), recording console errors and blocking
+    (and recording) outside requests."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
+    if mode != "light":  # what the theme's mode switch stores, read before the page renders
+        page.add_init_script(f"localStorage.setItem('mode', '{mode}'); localStorage.setItem('theme', '{mode}');")
     errors, outside = [], []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -43,10 +47,16 @@ def _open(browser, book_html: Path, page_path: Path):
     return page, errors, outside
 
 
-def test_every_page_loads_cleanly_and_offline(browser, book_html):
+@pytest.mark.parametrize("edition, mode", [("instructor", "light"), ("instructor", "dark"), ("student", "light")])
+def test_every_page_loads_cleanly_and_offline(browser, book_html, student_html, edition, mode):
+    site = book_html if edition == "instructor" else student_html
+    # In dark mode the explorable pages are opened by test_figures_follow_dark_mode_and_back.
+    pages = [p for p in _pages(site) if mode == "light" or p not in _explorable_pages(site)]
     problems = []
-    for path in _pages(book_html):
-        page, errors, outside = _open(browser, book_html, path)
+    for path in pages:
+        page, errors, outside = _open(browser, site, path, mode)
+        if page.evaluate("document.documentElement.dataset.theme") != mode:
+            problems.append(f"{path.name}: not in {mode} mode")
         html = page.content()
         if errors:
             problems.append(f"{path.name}: console errors {errors}")
@@ -56,6 +66,70 @@ def test_every_page_loads_cleanly_and_offline(browser, book_html):
             problems.append(f"{path.name}: shows ipywidgets that cannot work without a kernel")
         page.close()
     assert not problems, "\n".join(problems)
+
+
+def test_api_reference_documents_every_public_layer(book_html):
+    text = (book_html / "book" / "api.html").read_text(encoding="utf-8")
+    for module in ("cell", "device", "ftl", "ssd", "workload", "presets", "quiz", "viz.explorable"):
+        assert f'id="module-flashlab.{module}"' in text, f"flashlab.{module} missing from the API reference"
+    for name in ("flashlab.ftl.Ftl", "flashlab.cell.program_page", "flashlab.ssd.simulate_io", "flashlab.quiz.make"):
+        assert f'id="{name}"' in text, f"{name} not documented"
+
+
+def test_each_chapter_downloads_as_executed_notebook_and_source(book_html):
+    import json
+
+    for page in sorted((book_html / "chapters").glob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        for suffix in (".ipynb", ".md"):
+            assert f"_sources/chapters/{page.stem}{suffix}" in html, f"{page.name}: no {suffix} download"
+        nb = json.loads((book_html / "_sources" / "chapters" / f"{page.stem}.ipynb").read_text(encoding="utf-8"))
+        outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+        assert outputs, f"{page.stem}.ipynb download has no outputs: not the executed notebook"
+
+
+# Luminance (0 black .. 1 white) of a CSS colour, as the page computes it.
+LUMINANCE_JS = """
+(colour) => {
+  const el = document.createElement("div"); el.style.color = colour; document.body.appendChild(el);
+  const [r, g, b] = getComputedStyle(el).color.match(/[0-9.]+/g).map(Number); el.remove();
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+"""
+FIGURE_COLOURS_JS = """
+() => {
+  const out = {background: [], text: []};
+  for (const doc of Bokeh.documents) for (const m of doc.all_models) {
+    if (m.properties == null) continue;
+    if ("toolbar" in m.properties && m.background_fill_color != null) out.background.push(m.background_fill_color);
+    if ("axis_label_text_color" in m.properties) out.text.push(m.major_label_text_color);
+  }
+  return out;
+}
+"""
+
+
+def test_figures_follow_dark_mode_and_back(browser, book_html):
+    checked = 0
+    for path in _explorable_pages(book_html):
+        page, errors, outside = _open(browser, book_html, path, "dark")
+        page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0", timeout=30_000)
+        page.wait_for_timeout(600)
+        lum = lambda c: page.evaluate(LUMINANCE_JS, c)  # noqa: E731
+        dark = page.evaluate(FIGURE_COLOURS_JS)
+        assert dark["background"] and dark["text"], path.name
+        assert all(lum(c) < 0.25 for c in dark["background"]), f"{path.name}: light figures on a dark page {dark}"
+        assert all(lum(c) > 0.5 for c in dark["text"]), f"{path.name}: dark axis labels on a dark page {dark}"
+        page.evaluate("document.documentElement.dataset.theme = 'light'")  # the theme's switch
+        page.wait_for_timeout(300)
+        light = page.evaluate(FIGURE_COLOURS_JS)
+        assert all(lum(c) > 0.9 for c in light["background"]), f"{path.name}: light mode not restored {light}"
+        assert all(lum(c) < 0.5 for c in light["text"]), path.name
+        assert not errors, f"{path.name}: console errors in dark mode {errors}"
+        assert not outside, f"{path.name}: requests outside the book {outside}"
+        checked += 1
+        page.close()
+    assert checked
 
 
 def test_mathjax_and_bokeh_come_from_the_book(book_html):

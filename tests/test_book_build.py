@@ -4,6 +4,7 @@ Builds a throwaway two-page book with the project's own ``_config.yml`` and exte
 settings under test are exactly the ones `make book` uses.
 """
 
+import os
 import shutil
 import subprocess
 import sys
@@ -28,7 +29,7 @@ kernelspec: {{display_name: Python 3, language: python, name: python3}}
 """
 
 
-def _build(tmp_path: Path, code: str, extra: str = "") -> subprocess.CompletedProcess:
+def _build(tmp_path: Path, code: str, extra: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
     book = tmp_path / "book"
     (book / "book").mkdir(parents=True)
     shutil.copy(ROOT / "_config.yml", book / "_config.yml")
@@ -40,7 +41,7 @@ def _build(tmp_path: Path, code: str, extra: str = "") -> subprocess.CompletedPr
     (book / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: chapter\n")
     return subprocess.run(
         [str(JUPYTER_BOOK), "build", str(book), "--warningiserror", "--keep-going"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=300, env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -60,3 +61,12 @@ def test_a_clean_chapter_builds(tmp_path):
 def test_build_fails_on(tmp_path, code, extra, why):
     result = _build(tmp_path, code, extra)
     assert result.returncode != 0, f"a {why} did not fail the build"
+
+
+def test_launch_buttons_binder_always_jupyterhub_when_named(tmp_path):
+    """Both launch buttons take the repository URL from _config.yml; the hub is the course's."""
+    result = _build(tmp_path, "print(1)", env={"FLASHLAB_JUPYTERHUB_URL": "https://hub.example.edu"})
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    html = (tmp_path / "book" / "_build" / "html" / "chapter.html").read_text()
+    assert "https://mybinder.org/v2/gh/flashlab-book/flashlab/main?urlpath=lab/tree/chapter.md" in html
+    assert "https://hub.example.edu/hub/user-redirect/git-pull?repo=https%3A//github.com/flashlab-book/flashlab" in html

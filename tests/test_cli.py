@@ -12,7 +12,7 @@ def _run(args, **kw):
 
 def test_help_lists_every_subcommand():
     out = _run(["--help"]).stdout
-    for name in ("rber", "wa", "cliff"):
+    for name in ("rber", "wa", "cliff", "quiz"):
         assert name in out
 
 

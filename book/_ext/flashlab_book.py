@@ -7,7 +7,12 @@
 * Drops sphinx-thebe's scripts, which Jupyter Book loads even with thebe off (twice, which is a
   console error, and pointing at a CDN); the book has no thebe cells.
 * Starts pages in light mode (the theme otherwise logs an error when no mode is stored, as
-  happens on ``file://``); the explorables' figures are drawn for a light background.
+  happens on ``file://``); ``_static/flashlab-theme.js`` recolours the bokeh figures when the
+  reader switches to dark mode, and back.
+* Offers each executed chapter as an ``.ipynb`` download beside its MyST source.
+* Adds the JupyterHub launch button when ``FLASHLAB_JUPYTERHUB_URL`` names the hub (a course's own
+  hub; the Binder button needs nothing: the repository URL is set once, in ``_config.yml``).
+* Loads :mod:`flashlab_student`, the student edition (``FLASHLAB_EDITION=student``).
 * Lists in the bibliography only the works the book cites: chapters cite with ``footcite``,
   which sphinxcontrib-bibtex does not count as cited, so the bibliography page's
   ``:filter: cited_in_book`` becomes ``key in {...}`` over every key cited in ``chapters/`` and
@@ -24,6 +29,7 @@ from pathlib import Path
 import bokeh
 
 BOKEH_FILES = ("bokeh", "bokeh-widgets")
+JUPYTERHUB_ENV = "FLASHLAB_JUPYTERHUB_URL"
 
 # {cite:p}`a,b`, {footcite}`a`, {footcite:t}`a`: the keys between the backticks.
 CITE_ROLE = re.compile(r"\{(?:foot)?cite(?::[a-z]+)*\}`([^`]+)`")
@@ -64,6 +70,45 @@ def _copy_bokeh(app, exception):
         shutil.copy2(_bokeh_js_dir() / f"{name}.min.js", dest / f"{name}-{bokeh.__version__}.min.js")
 
 
+def _executed(app, docname: str) -> Path:
+    return Path(app.outdir).parent / "jupyter_execute" / f"{docname}.ipynb"
+
+
+def _copy_notebooks(app, exception):
+    """The executed notebooks, as ``_sources/<chapter>.ipynb``, for the download button.
+
+    MyST-NB writes a chapter served from the execution cache to ``jupyter_execute`` without its
+    outputs (it renders them straight from the cache); the outputs are merged in from that cache,
+    there too, so ``jupyter_execute`` (which nbval and the pins read) always holds them.
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    import nbformat
+    from jupyter_cache import get_cache
+
+    cache = get_cache(app.env.mystnb_config.execution_cache_path or Path(app.outdir).parent / ".jupyter_cache")
+    for docname in app.env.found_docs:
+        if not _executed(app, docname).exists():
+            continue
+        nb = nbformat.read(_executed(app, docname), as_version=4)
+        _, executed = cache.merge_match_into_notebook(nb)  # KeyError (build fails) if never executed
+        dest = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(executed, dest)
+        nbformat.write(executed, _executed(app, docname))
+
+
+def _jupyterhub(app, config):
+    hub = os.environ.get(JUPYTERHUB_ENV, "")
+    if hub:
+        config.html_theme_options.setdefault("launch_buttons", {})["jupyterhub_url"] = hub
+
+
+def _ipynb_download(app, pagename, templatename, context, doctree):
+    if _executed(app, pagename).exists():
+        context["ipynb_source"] = f"{pagename}.ipynb"
+
+
 def _page_context(app, pagename, templatename, context, doctree):
     context["default_mode"] = "light"
 
@@ -81,8 +126,14 @@ def setup(app):
     os.environ[BOOK_BUILD_ENV] = "1"
     for name in BOKEH_FILES:
         app.add_js_file(f"bokeh/{name}-{bokeh.__version__}.min.js")
+    app.add_js_file("flashlab-theme.js")
+    app.connect("config-inited", _jupyterhub)
+    app.connect("html-page-context", _ipynb_download, priority=400)  # before the theme's buttons (501)
     app.connect("html-page-context", _page_context, priority=900)  # after the theme's own
     app.connect("build-finished", _copy_bokeh)
     app.connect("source-read", _cited_only)
     app.connect("env-get-outdated", _always_reread_bibliography)
+    app.connect("build-finished", _copy_notebooks, priority=500)
+    app.setup_extension("flashlab_student")
+    app.setup_extension("flashlab_api")
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -135,7 +135,7 @@ class FloatingGateCell:
         return self.coupling * (v_gate - vth + self.vth_neutral) / self.t_ox
 
     def current_density(self, field):
-        """Fowler-Nordheim current density J = A E^2 exp(-B/|E|) (A/m^2), signed like ``field`` (V/m)."""
+        """Fowler-Nordheim current density ``J = A E^2 exp(-B/|E|)`` (A/m^2), signed like ``field`` (V/m)."""
         field = check_real_or_array("field", field, -1e11, 1e11)
         e = np.abs(field)
         with np.errstate(divide="ignore", over="ignore"):

@@ -39,7 +39,7 @@ from flashlab.workload import Workload
 class SteadyState:
     """Outcome of :func:`steady_state`: ``reached``, the window's first and last round
     (``start``, ``end`` inclusive, -1 if not reached), its ``mean``, ``excursion`` ((max - min) /
-    mean) and ``slope_change`` (|fitted slope| x (window - 1) / mean)."""
+    mean) and ``slope_change`` (``|fitted slope| x (window - 1) / mean``)."""
 
     reached: bool
     start: int

@@ -1,0 +1,21 @@
+"""Quiz mode: fresh exercise instances whose worked answers the engine computes.
+
+In the spirit of OSTEP's homework simulators: every topic draws a small problem from a seed (the
+same seed gives the same problem), states it in words, and solves it by running the engine
+layer the problem is about, so the answer is the model's, never a hand-written key.
+
+>>> from flashlab import quiz
+>>> p = quiz.make("ftl", seed=3)
+>>> print(p.text)            # the problem
+>>> print(p.solution())      # the worked answer, computed by flashlab.ftl
+
+Topics (:data:`TOPICS`): ``ftl`` (which pages are valid or stale after a write sequence, and the
+write amplification), ``gc`` (the victim each policy picks and the copies it costs),
+``readpoints`` (Gray-code bits of a cell, and the page that sees an error when a read point
+moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``cliff`` (Little's
+law on a simulated drive). The command line equivalent is ``flashlab quiz TOPIC --seed N [--solve]``.
+"""
+
+from flashlab.quiz.problems import TOPICS, Problem, make
+
+__all__ = ["TOPICS", "Problem", "make"]

@@ -1,0 +1,160 @@
+"""Quiz mode: every topic's answer against an independent oracle, for many seeds.
+
+The FTL and GC answers are replayed on the plain-Python reference FTL (tests/reference_ftl.py);
+the Gray code is rebuilt by reflection; the ECC tail is summed term by term in log space;
+Little's law is checked against the simulated drive's own measured throughput.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from flashlab import quiz
+from reference_ftl import ReferenceFtl
+
+SEEDS = range(25)
+
+
+def test_same_seed_same_problem_and_seeds_differ():
+    for topic in ("ftl", "gc", "readpoints", "ecc"):
+        a, b = quiz.make(topic, 7), quiz.make(topic, 7)
+        assert a.text == b.text and a.solution() == b.solution()
+        assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ftl_pages_and_wa_match_the_reference_ftl(seed):
+    a = quiz.make("ftl", seed).answer
+    ref = ReferenceFtl(a["blocks"], a["pages_per_block"], a["user_pages"], separation="none",
+                       gc_low=1, gc_high=1)
+    for lba in a["writes"]:
+        ref.write(lba)
+    p2l = np.array(ref.p2l)
+    written = p2l != -1
+    assert a["page_lba"] == np.where(p2l >= 0, p2l, np.where(written, -2 - p2l, -1)).tolist()
+    assert a["page_state"] == np.where(p2l >= 0, 1, np.where(written, 2, 0)).tolist()
+    assert a["gc_copies"] == ref.c["gc_copies"]
+    n = len(a["writes"])
+    assert a["wa"] == pytest.approx((n + ref.c["gc_copies"]) / n)
+    # Every LBA written has exactly one valid page.
+    valid = [lba for lba, s in zip(a["page_lba"], a["page_state"]) if s == 1]
+    assert sorted(valid) == sorted(set(a["writes"]))
+
+
+def test_some_ftl_problems_need_garbage_collection():
+    assert any(quiz.make("ftl", s).answer["gc_copies"] > 0 for s in SEEDS)
+
+
+def _reference(a: dict, policy: str = "greedy") -> ReferenceFtl:
+    ref = ReferenceFtl(a["blocks"], a["pages_per_block"], a["user_pages"], policy=policy,
+                       separation="none", gc_low=1, gc_high=1)
+    for lba in a["writes"]:
+        ref.write(lba)
+    return ref
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gc_victims_match_the_reference_ftl_and_the_stated_rules(seed):
+    a = quiz.make("gc", seed).answer
+    ppb, now, closed, valid, closed_at = a["pages_per_block"], a["now"], a["closed"], a["valid"], a["closed_at"]
+    # The table the student sees is the state the reference FTL reaches, just before GC.
+    ref = _reference(a)
+    assert [b for b in range(a["blocks"]) if ref.state[b] == 2] == closed
+    assert [ref.valid[b] for b in closed] == valid and [ref.closed_at[b] for b in closed] == closed_at
+    assert ref.c["gc_copies"] == 0 and len(ref.pool) == 1 and ref.c["host_writes"] == now
+    score = [(ppb - v) * (now - t + 1) / (ppb + v) for v, t in zip(valid, closed_at)]
+    by_rule = {"greedy": closed[int(np.argmin(valid))], "fifo": closed[int(np.argmin(closed_at))],
+               "cost_benefit": closed[int(np.argmax(score))]}
+    for policy, pick in a["picks"].items():
+        ref = _reference(a, policy)
+        ref.write(a["trigger"])
+        assert ref.c["gc_victims"] == 1
+        assert pick["victim"] == ref.last_victim == by_rule[policy], policy
+        assert pick["copies"] == ref.c["gc_copies"] == valid[closed.index(pick["victim"])], policy
+
+
+def test_gc_policies_disagree_on_some_seeds():
+    picks = [quiz.make("gc", s).answer["picks"] for s in SEEDS]
+    assert any(len({p["victim"] for p in pk.values()}) > 1 for pk in picks)
+
+
+def _reflected_gray(bits: int) -> list[str]:
+    codes = ["0", "1"]
+    for _ in range(bits - 1):
+        codes = ["0" + c for c in codes] + ["1" + c for c in reversed(codes)]
+    return codes
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_readpoints_bits_and_error_page_match_a_reflected_gray_code(seed):
+    a = quiz.make("readpoints", seed).answer
+    codes = _reflected_gray(a["bits"])
+    inverted = lambda s: [1 - int(ch) for ch in codes[s]]  # noqa: E731 - page p = character p
+    assert a["page_bits"] == inverted(a["state"])
+    assert abs(a["misread"] - a["state"]) == 1 and a["ref"] == min(a["misread"], a["state"])
+    diff = [p for p, (x, y) in enumerate(zip(inverted(a["state"]), inverted(a["misread"]))) if x != y]
+    assert diff == [a["error_page"]]
+    # The page senses every reference where its bit changes: 2**p of them.
+    changes = sum(inverted(k)[a["error_page"]] != inverted(k + 1)[a["error_page"]] for k in range(2 ** a["bits"] - 1))
+    assert a["senses"] == changes == 2 ** a["error_page"]
+
+
+def _log_tail(n: int, t: int, p: float) -> float:
+    """log P[Binomial(n, p) > t], summing terms from t+1 up until they stop mattering."""
+    logs = []
+    for i in range(t + 1, n + 1):
+        term = (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                + i * math.log(p) + (n - i) * math.log1p(-p))
+        logs.append(term)
+        if i > n * p and term < max(logs) - 60:
+            break
+    top = max(logs)
+    return top + math.log(sum(math.exp(x - top) for x in logs))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ecc_verdict_matches_a_direct_binomial_tail(seed):
+    a = quiz.make("ecc", seed).answer
+    log_uber = _log_tail(a["n_bits"], a["t"], a["rber"]) - math.log(a["data_bits"])
+    assert math.log(a["uber"]) == pytest.approx(log_uber, abs=1e-6)
+    assert a["meets"] == (log_uber <= math.log(a["target"]))
+    # The stated limit is where the tail crosses the target.
+    lim = a["correctable_rber"]
+    assert _log_tail(a["n_bits"], a["t"], lim * 0.999) - math.log(a["data_bits"]) <= math.log(a["target"])
+    assert _log_tail(a["n_bits"], a["t"], lim * 1.001) - math.log(a["data_bits"]) > math.log(a["target"])
+
+
+def test_ecc_answers_are_both_yes_and_no():
+    assert {quiz.make("ecc", s).answer["meets"] for s in SEEDS} == {True, False}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cliff_littles_law_predicts_the_simulated_throughput(seed):
+    a = quiz.make("cliff", seed).answer
+    assert a["iops"] == pytest.approx(a["qd"] / a["mean_latency_us"] * 1e6)
+    # Closed loop: qd requests in the system except while the last ones drain.
+    assert a["iops"] == pytest.approx(a["measured_iops"], rel=0.05)
+
+
+def test_bad_topic_and_seed_name_the_parameter():
+    with pytest.raises(ValueError, match="topic"):
+        quiz.make("capacity", 1)
+    with pytest.raises(ValueError, match="seed"):
+        quiz.make("ftl", -1)
+
+
+def test_cli_prints_the_problem_and_with_solve_the_answer():
+    run = lambda *a: subprocess.run([sys.executable, "-m", "flashlab.cli", "quiz", *a],  # noqa: E731
+                                    capture_output=True, text=True, timeout=300)
+    plain, solved = run("ftl", "--seed", "3"), run("ftl", "--seed", "3", "--solve")
+    assert plain.returncode == 0 and solved.returncode == 0, plain.stderr + solved.stderr
+    p = quiz.make("ftl", 3)
+    assert p.text in plain.stdout and "Answer" not in plain.stdout
+    assert p.text in solved.stdout and p.solution() in solved.stdout
+    bad = run("nonsense")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
