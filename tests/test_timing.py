@@ -227,3 +227,41 @@ def test_reads_per_suspension():
     # a read to another plane suspends nothing
     out = nand_timeline([(0.0, "program", 0, 1), (1.0, "read", 1, 0)], cfg)
     assert out["suspensions"] == 0 and out["latency_us"][1] == pytest.approx(r0)
+
+
+_SUSPEND_OPEN_LOOP = """
+import hashlib, numpy as np
+from flashlab.ssd import HostLoad, SsdConfig, simulate_io, ssd_geometry
+from flashlab.workload import Workload
+g = ssd_geometry(4096 * 1024, op=0.3, channels=2, dies_per_channel=1, planes_per_die=2, pages_per_block=8)
+r = simulate_io(SsdConfig(geometry=g, suspend=True, timing="tlc"),
+                HostLoad(qd=16, rate_iops=5e4, workload=Workload("zipf", read_fraction=0.3)), requests=5000)
+h = hashlib.sha256()
+for a in (r.arrival_us, r.start_us, r.done_us, *(r.series[k] for k in sorted(r.series))):
+    h.update(np.ascontiguousarray(a).tobytes())
+print(r.counters["requests_done"], r.counters["suspensions"], h.hexdigest())
+"""
+
+
+def test_open_loop_suspend_keeps_the_event_heap_in_bounds_and_is_deterministic():
+    """Suspensions leave stale completion events in the fixed-size event heap; this valid run
+    once pushed 15 events into a 14-slot heap and aborted Python (malloc: unaligned tcache chunk).
+    Run it in two fresh interpreters: both finish every request with the same arrays."""
+    import os
+    import subprocess
+    import sys
+
+    outs = [subprocess.run([sys.executable, "-c", _SUSPEND_OPEN_LOOP], capture_output=True, text=True,
+                           timeout=600, env={**os.environ, "PYTHONHASHSEED": "0"}) for _ in range(2)]
+    for o in outs:
+        assert o.returncode == 0, o.stderr[-2000:]
+    done, suspensions, _ = outs[0].stdout.split()
+    assert int(done) == 5000 and int(suspensions) > 0
+    assert outs[0].stdout == outs[1].stdout
+
+
+def test_precondition_larger_than_the_drive_is_refused():
+    g = ssd_geometry(256 * 4096, op=0.3, channels=1, dies_per_channel=1, planes_per_die=1, pages_per_block=8)
+    with pytest.raises(ValueError, match="precondition_size"):
+        simulate_io(SsdConfig(geometry=g), HostLoad(qd=1), requests=10, precondition_fills=1.0,
+                    precondition_size=4096 * (g.user_pages + 1))

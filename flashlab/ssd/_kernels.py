@@ -79,7 +79,7 @@ GC_OFF, GC_FG, GC_BG = 0, 1, 2
 SCHED_FIFO, SCHED_READ = 0, 1
 FG_WAIT, FG_THROTTLE = 0, 1
 # errors
-ERR_NONE, ERR_QUEUE, ERR_NO_SPACE = 0, 1, 2
+ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP = 0, 1, 2, 3
 # series columns
 (SR_TIME, SR_DONE, SR_HWRITES, SR_HPROG, SR_HREADP, SR_GCOPIES, SR_ERASES, SR_FREE, SR_FGTIME,
  SR_QUEUED) = range(10)
@@ -109,7 +109,51 @@ def _hless(X, Z, oht, ohi, a, b):
 
 
 @_kernel
+def _heap_drop_stale(Z, X):
+    """Remove the completion events that a suspension made stale (their unit's version moved on)
+    and rebuild the heap. Pop order is unchanged: events are ordered by (time, sequence), which is
+    a total order whatever the heap's layout."""
+    oht, ohi = Z[I_OHT], Z[I_OHI]
+    n = 0
+    for i in range(Z[S_HN]):
+        h = ohi + 4 * i
+        if Z[h + H_KIND] == EV_UNIT and Z[h + H_VER] != Z[_ui(Z, Z[h + H_ARG]) + U_VER]:
+            continue
+        X[oht + n] = X[oht + i]
+        for k in range(4):
+            Z[ohi + 4 * n + k] = Z[h + k]
+        n += 1
+    Z[S_HN] = n
+    for top in range(n // 2 - 1, -1, -1):  # heapify: sift each inner node down
+        i = top
+        while True:
+            c = 2 * i + 1
+            if c >= n:
+                break
+            if c + 1 < n and _hless(X, Z, oht, ohi, c + 1, c):
+                c += 1
+            if not _hless(X, Z, oht, ohi, c, i):
+                break
+            t = X[oht + i]
+            X[oht + i] = X[oht + c]
+            X[oht + c] = t
+            for k in range(4):
+                a = Z[ohi + 4 * i + k]
+                Z[ohi + 4 * i + k] = Z[ohi + 4 * c + k]
+                Z[ohi + 4 * c + k] = a
+            i = c
+
+
+@_kernel
 def _heap_push(Z, X, time, kind, arg, ver):
+    """Schedule an event. The heap holds at most one live event per unit and per channel (its
+    size, ``I_H``, has slack on top of that); stale completion events left by suspensions are
+    dropped when the heap fills, and if it is still full the run stops with ``ERR_HEAP``."""
+    if Z[S_HN] >= Z[I_H]:
+        _heap_drop_stale(Z, X)
+        if Z[S_HN] >= Z[I_H]:
+            Z[S_ERR] = ERR_HEAP
+            return
     oht, ohi = Z[I_OHT], Z[I_OHI]
     seq = Z[S_SEQ]
     Z[S_SEQ] = seq + 1

@@ -511,6 +511,9 @@ def _pages(name: str, size: int, g: Geometry) -> int:
     check_int(name, size, 1, 2**40)
     if size % g.page_size:
         raise ValueError(f"{name} must be a multiple of the page size {g.page_size} bytes; got {size}")
+    if size // g.page_size > g.user_pages:
+        raise ValueError(f"{name} must be at most the drive's user capacity "
+                         f"{g.user_pages * g.page_size} bytes; got {size}")
     return size // g.page_size
 
 
@@ -573,7 +576,8 @@ def _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progres
 
 
 _STALL = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
-          K.ERR_NO_SPACE: "no free block left for garbage collection"}
+          K.ERR_NO_SPACE: "no free block left for garbage collection",
+          K.ERR_HEAP: "the event heap overflowed"}
 
 
 def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
