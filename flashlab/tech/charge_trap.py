@@ -92,6 +92,8 @@ def layer_wear_scale(stack: Stack3D, effects: ChargeTrapEffects = CHARGE_TRAP) -
     at the layer's depth in its deck relative to the mean diameter, to ``-layer_wear_exp``."""
     if not isinstance(stack, Stack3D):
         raise ValueError(f"stack must be a Stack3D; got {stack!r} ({type(stack).__name__})")
+    if not isinstance(effects, ChargeTrapEffects):
+        raise ValueError(f"effects must be a ChargeTrapEffects; got {effects!r}")
     per_deck = stack.layers // stack.decks
     counts = [per_deck + (1 if d < stack.layers % stack.decks else 0) for d in range(stack.decks)]
     diam = np.concatenate([stack.hole_top - stack.taper_nm * (np.arange(k) + 0.5) / k for k in counts])

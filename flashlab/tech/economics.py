@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_array, check_real
+from flashlab._validate import check_array, check_real, check_real_or_array
 
 FAB_COST_USD = 15e9  # a new NAND fab, Samsung 2014 (flashdba 2015)
 SINGLE_PATTERNING_LIMIT_NM = 40.0  # half pitch printable in one 193i exposure (assumed)
@@ -60,7 +60,7 @@ def cost_per_gb(wafer_cost_usd: float, die_mm2: float, die_gbit: float, defects_
 def patterning_passes(feature_nm) -> np.ndarray:
     """Lithography passes per critical layer (assumed: 1 down to 40 nm half pitch, doubling per
     halving below it: self-aligned double patterning, then quadruple)."""
-    f = check_array("feature_nm", np.atleast_1d(feature_nm), 1.0, 1000.0)
+    f = np.atleast_1d(check_real_or_array("feature_nm", feature_nm, 1.0, 1000.0))
     return 2.0 ** np.ceil(np.maximum(0.0, np.log2(SINGLE_PATTERNING_LIMIT_NM / f) - 1e-9))
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_real
+from flashlab._validate import check_choice, check_int, check_int_array, check_real, check_text
 
 ARRAY_EFFICIENCY = 0.279  # fitted to DENSITY_POINTS (least squares in log density)
 GIB = 2**30 / 1e9  # one binary Gb in decimal Gb
@@ -154,6 +154,14 @@ class DensityPoint:
     source: str
     note: str = ""
 
+    def __post_init__(self):
+        check_text("name", self.name, 1, 200)
+        Stack3D(self.layers, self.decks, self.bits, self.periphery)  # checks layers, decks, bits, periphery
+        check_real("density", self.density, 0.0, 1e4, lo_open=True)
+        check_choice("unit", self.unit, ("decimal", "binary"))
+        check_text("source", self.source, 1, 200)
+        check_text("note", self.note, 0, 2000)
+
     @property
     def density_gb_mm2(self) -> float:
         """Decimal Gb per mm²."""
@@ -227,9 +235,7 @@ class LayerSweep:
 
 def layer_sweep(layers, decks: int = 1, bits: int = 3, periphery: str = "under", **stack) -> LayerSweep:
     """Evaluate :class:`Stack3D` (other fields: ``stack``) at each layer count in ``layers``."""
-    ls = np.asarray(layers)
-    if ls.ndim != 1 or ls.size == 0 or ls.dtype.kind not in "iu":
-        raise ValueError(f"layers must be a 1-D array of integers; got {layers!r}")
+    ls = check_int_array("layers", layers, 1, 5000)
     stacks = [Stack3D(int(n), decks, bits, periphery, **stack) for n in ls]
     return LayerSweep(
         decks, ls, np.array([s.density_gb_mm2 for s in stacks]), np.array([bit_cost(s) for s in stacks]),
