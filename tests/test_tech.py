@@ -246,6 +246,14 @@ def test_layer_variation_bottom_layers_worst_and_retention_interference():
     (lambda: patterning_passes([[1.0], [1.0, 2.0]]), "feature_nm"),
     (lambda: layer_sweep([[32], [64, 96]]), "layers"),
     (lambda: layer_sweep([32.0, 64.0]), "layers"),
+    # found by the deep fuzz (-m fuzz_deep): infinities returned, or the wrong parameter named
+    (lambda: gross_dies_per_wafer(300.0, 5e-324), "die_mm2"),  # returned inf
+    (lambda: cost_per_gb(3000.0, 60.0, 5e-324), "die_gbit"),  # returned inf
+    (lambda: gross_dies_per_wafer(2.0, 60.0, 3.0), "wafer_mm"),
+    (lambda: cost_per_gb(3000.0, 60.0, 256.0, wafer_mm=15.0), "wafer_mm"),
+    (lambda: Stack3D(96, hole_top_nm=50.0), "hole_top_nm"),
+    (lambda: dataclasses.replace(MLC_2Y, bits=1), "bits"),
+    (lambda: charge_trap_distributions(cell_model(QLC_96L), 1000.0, wear_scale=5e-324), "wear_scale"),
 ])
 def test_bad_input_raises_a_clear_error(call, match):
     with pytest.raises(ValueError, match=match):

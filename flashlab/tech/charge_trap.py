@@ -71,6 +71,8 @@ def charge_trap_distributions(model: VthModel, pe_cycles: float = 0.0, retention
     c = check_real("pe_cycles", pe_cycles, 0.0, 1e7)
     t = check_real("retention_days", retention_days, 0.0, 1e5)
     w = check_real("wear_scale", wear_scale, 0.0, 100.0, lo_open=True)
+    if not 0.0 < model.wear_rate * w <= 100.0:  # what VthModel accepts
+        raise ValueError(f"wear_scale {w:g} takes the model's wear_rate {model.wear_rate:g} out of (0, 100]")
     n = model.levels.n_states
     speed = 1.0
     if neighbour is not None:

@@ -110,7 +110,8 @@ class CellGeneration:
         if self.coupling_3d is not None:
             check_real("coupling_3d", self.coupling_3d, 0.0, 0.5)
         if not isinstance(self.timing, NandTiming) or self.timing.bits != self.bits:
-            raise ValueError(f"timing must be a NandTiming with {self.bits} page types; got {self.timing!r}")
+            raise ValueError(f"timing must be a NandTiming with one page type per bit (bits={self.bits}); "
+                             f"got {quote(self.timing)}")
         if not isinstance(self.ecc, EccCode):
             raise ValueError(f"ecc must be an EccCode; got {self.ecc!r}")
         check_text_tuple("sources", self.sources, "BibTeX keys (non-empty strings)")

@@ -78,10 +78,12 @@ class Stack3D:
         check_real("periphery_fraction", self.periphery_fraction, 0.0, 10.0)
         if self.hole_top_nm is not None:
             top = check_real("hole_top_nm", self.hole_top_nm, 1.0, 10000.0)
+            if top < self.min_hole_nm:
+                raise ValueError(f"hole_top_nm must be at least min_hole_nm ({self.min_hole_nm:g}); got {top:g}")
             bottom = top - self.taper_nm
             if bottom < self.min_hole_nm:
                 raise ValueError(
-                    f"taper_deg {self.taper_deg!r} closes the hole: a {top:g} nm top narrows to {bottom:.1f} nm "
+                    f"taper_deg {self.taper_deg!r} closes the hole: hole_top_nm {top:g} narrows to {bottom:.1f} nm "
                     f"over the {self.deck_height_um:.2f} um deck, below min_hole_nm {self.min_hole_nm:g}; allowed "
                     f"taper_deg in [0, {math.degrees(math.atan((top - self.min_hole_nm) / (2e3 * self.deck_height_um))):.4f}]"
                 )
