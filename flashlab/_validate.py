@@ -140,7 +140,7 @@ def check_text_tuple(name: str, value, what: str = "non-empty strings", max_len:
     characters (e.g. BibTeX keys; ``what`` names them in the message)."""
     if not (isinstance(value, tuple) and value
             and all(isinstance(k, str) and 0 < len(k) <= max_len for k in value)):
-        raise ValueError(f"{name} must be a non-empty tuple of {what}; got {quote(value)}")
+        raise ValueError(f"{name} must be a tuple of {what}, at least one; got {quote(value)}")
     return value
 
 
