@@ -451,7 +451,8 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
         None runs on local processes; otherwise the points are Dask tasks on that cluster,
         whose workers need flashlab installed.
     progress : a tqdm bar; default: when stderr is a terminal (quiet in tests and builds).
-    results : path of a Parquet file to save finished points in and resume from, or None.
+    results : path of a Parquet file (ending in ``.parquet``) to save finished points in and resume
+        from, or None.
     workers : local processes (default: the cores this process may use); 1 runs the points
         here, one after another. Only for local runs.
     errors : "raise" (default: :class:`SweepError` after all points ran) or "keep" (return the
