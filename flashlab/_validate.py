@@ -135,6 +135,15 @@ def check_text(name: str, value, min_len: int = 0, max_len: int = 10_000) -> str
     return value
 
 
+def check_text_tuple(name: str, value, what: str = "non-empty strings", max_len: int = 200) -> tuple[str, ...]:
+    """Return ``value`` if it is a non-empty tuple of non-empty strings of at most ``max_len``
+    characters (e.g. BibTeX keys; ``what`` names them in the message)."""
+    if not (isinstance(value, tuple) and value
+            and all(isinstance(k, str) and 0 < len(k) <= max_len for k in value)):
+        raise ValueError(f"{name} must be a tuple of {what}, at least one; got {quote(value)}")
+    return value
+
+
 def check_seed(name: str, value) -> int:
     """A seed is a non-negative integer below 2**63 (what NumPy and numba accept)."""
     return check_int(name, value, 0, 2**63 - 1)
@@ -178,6 +187,27 @@ def check_array(
         raise ValueError(f"{name} must hold finite numbers in {rng}; got non-finite entries")
     if arr.size and ((lo is not None and arr.min() < lo) or (hi is not None and arr.max() > hi)):
         raise ValueError(f"{name} entries must be in {rng}; got min {arr.min():g}, max {arr.max():g}")
+    return arr
+
+
+def check_int_array(name: str, value, lo: int | None = None, hi: int | None = None, *, min_size: int = 1) -> np.ndarray:
+    """Return ``value`` as a 1-D int64 array of at least ``min_size`` integers in ``[lo, hi]``.
+    Floats (even whole ones), bools, strings and ragged nestings are refused, not converted."""
+    rng = _describe_range(lo, hi, False, False)
+    bad = ValueError(f"{name} must be a 1-D array of integers in {rng}; got {quote(value)}")
+    if isinstance(value, (str, bytes)):
+        raise bad
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):  # ragged nesting and the like
+        raise bad from None
+    if raw.dtype.kind not in "iu" or raw.ndim != 1 or raw.size < min_size:
+        raise bad
+    if raw.dtype.kind == "u" and raw.dtype.itemsize == 8 and raw.size and raw.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} entries must be in {rng}; got max {raw.max()}")
+    arr = raw.astype(np.int64)
+    if arr.size and ((lo is not None and arr.min() < lo) or (hi is not None and arr.max() > hi)):
+        raise ValueError(f"{name} entries must be in {rng}; got min {arr.min()}, max {arr.max()}")
     return arr
 
 

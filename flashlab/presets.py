@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flashlab._validate import check_instance, check_real, check_text, quote
+from flashlab._validate import check_instance, check_real, check_text, check_text_tuple
 from flashlab.cell.distributions import VthModel
 from flashlab.cell.ecc import EccCode, gentle_programming
 from flashlab.cell.levels import NandTiming
@@ -55,8 +55,7 @@ class Technology:
         check_instance("timing", self.timing, NandTiming)
         check_instance("ecc", self.ecc, EccCode)
         check_real("rated_pe", self.rated_pe, 1.0, 1e7)
-        if not isinstance(self.sources, tuple) or not self.sources or not all(isinstance(k, str) and k for k in self.sources):
-            raise ValueError(f"sources must be a tuple of BibTeX keys (non-empty strings); got {quote(self.sources)}")
+        check_text_tuple("sources", self.sources, "BibTeX keys (non-empty strings)")
         if self.vth.levels.bits != self.timing.bits:
             raise ValueError(
                 f"timing has {self.timing.bits} page types but vth has {self.vth.levels.bits} bits per cell"
@@ -68,9 +67,12 @@ def technology(gen: CellGeneration, feature_nm: float | None = None, name: str |
     default: the generation's own node): its Vth model from :func:`flashlab.tech.cell_model`, its
     timing, ECC, rated P/E cycles and sources. At another node the rating is the generation's
     (the model's own endurance is :func:`flashlab.cell.endurance_pe_cycles`)."""
+    vth = cell_model(gen, feature_nm)  # checks gen and feature_nm
+    if name is None:
+        name = gen.name if feature_nm is None else f"{gen.name} physics at {float(feature_nm):g} nm"
     return Technology(
-        name=name or (gen.name if feature_nm is None else f"{gen.name} physics at {feature_nm:g} nm"),
-        vth=cell_model(gen, feature_nm),
+        name=name,
+        vth=vth,
         timing=gen.timing,
         ecc=gen.ecc,
         rated_pe=gen.rated_pe,

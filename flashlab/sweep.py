@@ -57,7 +57,9 @@ from pathlib import Path
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_seed
+from flashlab._validate import check_bool, check_choice, check_int, check_seed, quote
+
+__all__ = ["sweep", "SweepError", "grid_points", "point_seed", "result_columns"]
 
 SEED = "seed"          # the parameter through which a point receives its seed
 ERROR = "error"        # column holding a failed point's error
@@ -151,7 +153,14 @@ def grid_points(grid) -> list[dict]:
 
 def point_key(point: Mapping) -> str:
     """The point's canonical form: JSON with sorted names (``1`` and ``1.0`` are different points)."""
-    return json.dumps({k: _plain(v) for k, v in point.items()}, sort_keys=True, separators=(",", ":"))
+    if not isinstance(point, Mapping) or not all(isinstance(k, str) for k in point):
+        raise TypeError(f"point must be a dict of parameter names to values; got {quote(point)}")
+    plain = {k: _plain(v) for k, v in point.items()}
+    for k, v in plain.items():
+        if v is NotImplemented:
+            raise TypeError(f"point values must be numbers, strings, booleans or None; got {quote(point[k])} "
+                            f"({type(point[k]).__name__}) for {k!r}")
+    return json.dumps(plain, sort_keys=True, separators=(",", ":"))
 
 
 def point_seed(point: Mapping, seed: int = 0) -> int:
@@ -207,7 +216,7 @@ def result_columns(result) -> dict:
         return out
     value = _plain(result)
     if value is NotImplemented:
-        raise TypeError(f"the function must return a dict, a dataclass or a scalar; got {type(result).__name__}")
+        raise TypeError(f"the function's result must be a dict, a dataclass or a scalar; got {type(result).__name__}")
     return {"result": value}
 
 
@@ -374,7 +383,10 @@ class _Store:
     def _load(self) -> None:
         import pyarrow.parquet as pq
 
-        table = pq.read_table(self.path)
+        try:
+            table = pq.read_table(self.path)
+        except (OSError, ValueError) as exc:  # not Parquet (pyarrow's ArrowInvalid is a ValueError)
+            raise ValueError(f"results={str(self.path)!r} is not a flashlab sweep results file ({exc})") from None
         raw = (table.schema.metadata or {}).get(_META)
         if raw is None or _KEY not in table.column_names:
             raise ValueError(f"results={str(self.path)!r} is not a flashlab sweep results file")
@@ -439,7 +451,8 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
         None runs on local processes; otherwise the points are Dask tasks on that cluster,
         whose workers need flashlab installed.
     progress : a tqdm bar; default: when stderr is a terminal (quiet in tests and builds).
-    results : path of a Parquet file to save finished points in and resume from, or None.
+    results : path of a Parquet file (ending in ``.parquet``) to save finished points in and resume
+        from, or None.
     workers : local processes (default: the cores this process may use); 1 runs the points
         here, one after another. Only for local runs.
     errors : "raise" (default: :class:`SweepError` after all points ran) or "keep" (return the
@@ -454,8 +467,14 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
     """
     if not callable(fn):
         raise TypeError(f"fn must be callable; got {fn!r}")
-    check_seed("seed", seed)
+    seed = check_seed("seed", seed)  # a plain int: it goes into the results file's JSON metadata
     check_choice("errors", errors, ("raise", "keep"))
+    check_bool("progress", progress, allow_none=True)
+    if client is not None and not (isinstance(client, str) and client.strip()) and not hasattr(client, "submit"):
+        raise TypeError(f"client must be a dask.distributed.Client or a scheduler address; got {quote(client)}")
+    if results is not None:
+        if not isinstance(results, (str, os.PathLike)) or not os.fspath(results).endswith(".parquet"):
+            raise ValueError(f"results must be the path of a .parquet file (str or Path) or None; got {quote(results)}")
     if workers is not None:
         check_int("workers", workers, 1, 4096)
         if client is not None:
@@ -542,6 +561,4 @@ def _client(client):
         from distributed import Client
 
         return Client(client)
-    if not hasattr(client, "submit"):
-        raise TypeError(f"client must be a dask.distributed.Client or a scheduler address; got {client!r}")
-    return client
+    return client  # checked by sweep

@@ -159,6 +159,8 @@ def run(args: argparse.Namespace) -> str:
     if not grid:
         raise ValueError(f"give at least one option to sweep, e.g. `flashlab sweep {command} "
                          f"{max(_options(command)[0].option_strings, key=len)} a,b`")
+    if args.out is not None and not args.out.endswith(".parquet"):
+        raise ValueError(f"--out must name a .parquet file; got {args.out!r}")
     try:
         table = sweep(SubcommandPoint(command), grid, seed=args.seed, client=args.scheduler, workers=args.workers,
                       results=args.out)

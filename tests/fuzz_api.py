@@ -37,14 +37,15 @@ from functools import cache
 import numpy as np
 
 LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.workload",
-          "flashlab.presets")
+          "flashlab.presets", "flashlab.tech", "flashlab.sweep")
 
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
 # decision, not an omission. Their methods are fuzzed when they take arguments.
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
-    "ssd.SteadyState",
+    "ssd.SteadyState", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
+    "tech.ShrinkSweep",
 }
 
 
@@ -108,6 +109,8 @@ _NEVER["opt_bool"] = [v for v in _NEVER["bool"] if v is not None]
 _NEVER["real_or_array"] = [v for v in _NEVER["real"] if not isinstance(v, (list, tuple, np.ndarray))] + _NEVER["array"][:9]
 _NEVER["opt_obj"] = [v for v in _NEVER["obj"] if v is not None]
 _NEVER["opt_array"] = [v for v in _NEVER["array"] if v is not None]
+_NEVER["opt_text"] = [v for v in _NEVER["text"] if v is not None]
+_NEVER["anything"] = []  # any value may be right (e.g. a function's result): refusals listed per target
 
 
 def _maybe_strategy(kind: str, cap: float):
@@ -129,7 +132,7 @@ def _maybe_strategy(kind: str, cap: float):
     return {
         "real": reals, "opt_real": reals, "int": ints, "opt_int": ints, "bool": st.booleans(),
         "opt_bool": st.booleans(), "choice": st.nothing(), "array": arrays, "obj": st.nothing(),
-        "opt_obj": st.nothing(), "text": texts, "tuple": tuples,
+        "opt_obj": st.nothing(), "text": texts, "opt_text": texts, "anything": st.nothing(), "tuple": tuples,
         "real_or_array": st.one_of(reals, arrays), "opt_array": arrays,
         "text_tuple": st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=5).map(tuple),
     }[kind]
@@ -207,6 +210,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     from flashlab import ftl as F
     from flashlab import presets as PR
     from flashlab import ssd as S
+    from flashlab import sweep as SW
+    from flashlab import tech as TE
     from flashlab import workload as W
 
     T: dict[str, Target] = {}
@@ -423,6 +428,109 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
 
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")
+    add("presets.technology", PR.technology,
+        params({"gen": TE.MLC_2Y, "feature_nm": 25.0, "name": None}, feature_nm=Param("opt_real", 25.0),
+               name=Param("opt_text", None)), "presets")
+
+    # ---- tech
+    add("tech.CellGeneration", TE.CellGeneration,
+        dataclass_params(TE.MLC_2Y, name="text", sources="text_tuple", coupling_3d=Param("opt_real", None),
+                         vth_changes=Param("obj", (("retention_rate", 0.01),),
+                                           never=((("no_such_field", 1.0),), (("retention_rate", NAN),),
+                                                  (("retention_rate", "x"),), (("means", (0.0, 1.0)),),
+                                                  (("retention_rate",),), ("retention_rate", 0.01), ((3, 1.0),),
+                                                  [("retention_rate", 0.01)]))), "tech")
+    add("tech.cell_model", TE.cell_model, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
+                                                 feature_nm=Param("opt_real", 25.0)), "tech")
+    add("tech.raw_coupling", TE.raw_coupling, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
+                                                     feature_nm=Param("opt_real", 25.0)), "tech")
+    add("tech.shrink_sweep", TE.shrink_sweep,
+        params({"gen": TE.MLC_2Y, "feature_nm": [25.0, 19.0], "pe_cycles": 3000.0, "retention_days": 365.0,
+                "endurance": False}), "tech", nan_ok=True)
+    pc = TE.PlanarCell(25.0)
+    add("tech.PlanarCell", TE.PlanarCell, dataclass_params(pc), "tech")
+    add("tech.PlanarCell.electrons_per_state", pc.electrons_per_state, params({"bits": 2}), "tech")
+    add("tech.PlanarCell.injection_sigma_v", pc.injection_sigma_v, params({"step_v": 0.1}), "tech")
+    add("tech.electron_counts", TE.electron_counts,
+        params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},
+               mean_electrons=Param("real", 100.0, cap=1e4), n_cells=Param("int", 100, cap=10**4),
+               capacity=Param("int", 0, cap=10**6, never=(50, 100))), "tech")
+    add("tech.node_sweep", TE.node_sweep, params({"feature_nm": [25.0, 19.0], "bits": 2, "cell": None},
+                                                 cell=Param("opt_obj", None)), "tech")
+    add("tech.gross_dies_per_wafer", TE.gross_dies_per_wafer,
+        params({"wafer_mm": 300.0, "die_mm2": 60.0, "edge_exclusion_mm": 3.0}), "tech")
+    add("tech.poisson_yield", TE.poisson_yield, params({"defects_per_cm2": 0.1, "die_mm2": 60.0}), "tech")
+    add("tech.cost_per_gb", TE.cost_per_gb,
+        params({"wafer_cost_usd": 3000.0, "die_mm2": 60.0, "die_gbit": 256.0, "defects_per_cm2": 0.1,
+                "wafer_mm": 300.0, "edge_exclusion_mm": 3.0}), "tech")
+    add("tech.patterning_passes", TE.patterning_passes, params({"feature_nm": [40.0, 20.0]},
+                                                               feature_nm="real_or_array"), "tech")
+    add("tech.shrink_returns", TE.shrink_returns,
+        params({"feature_nm": [50.0, 25.0, 19.0], "patterning_cost": 0.15, "retool_cost_usd": 3e9,
+                "margin_usd_per_wafer": 3000.0}), "tech", inf_ok=True)  # payback inf: no saving
+    add("tech.Stack3D", TE.Stack3D, dataclass_params(TE.Stack3D(96), hole_top_nm=Param("opt_real", None)), "tech")
+    add("tech.bit_cost", TE.bit_cost, params({"stack": TE.GENERATIONS_3D[96], "gate_cost": 0.012,
+                                              "deck_cost": 0.25}), "tech")
+    add("tech.layer_sweep", TE.layer_sweep, params({"layers": [32, 64, 96], "decks": 1, "bits": 3,
+                                                    "periphery": "under"}), "tech")
+    dp = TE.DENSITY_POINTS[3]
+    add("tech.DensityPoint", TE.DensityPoint, dataclass_params(dp, name="text", source="text", note="text"),
+        "tech")
+    add("tech.DensityPoint.stack", dp.stack, {}, "tech")
+    add("tech.ChargeTrapEffects", TE.ChargeTrapEffects, dataclass_params(TE.CHARGE_TRAP), "tech")
+    qlc = PR.QLC_3D.vth
+    ct = {"model": qlc, "pe_cycles": 1000.0, "retention_days": 30.0, "effects": TE.CHARGE_TRAP, "wear_scale": 1.0,
+          "neighbour": None}
+    add("tech.charge_trap_distributions", TE.charge_trap_distributions,
+        params(ct, neighbour=Param("opt_int", None)), "tech")
+    add("tech.ct_worst_rber", TE.ct_worst_rber, params(ct, neighbour=Param("opt_int", None)), "tech")
+    add("tech.layer_rber", TE.layer_rber,
+        params({"model": qlc, "stack": TE.GENERATIONS_3D[96], "pe_cycles": 1000.0, "retention_days": 30.0,
+                "effects": TE.CHARGE_TRAP}), "tech")
+    add("tech.layer_wear_scale", TE.layer_wear_scale, params({"stack": TE.GENERATIONS_3D[96],
+                                                              "effects": TE.CHARGE_TRAP}), "tech")
+
+    # ---- sweep (serial calls of a tiny function: no processes, no cluster)
+    def tiny(x, seed, label="a"):
+        return {"y": 2 * x, "s": seed % 7, "label": label}
+
+    import atexit
+    import itertools
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    scratch = Path(tempfile.mkdtemp(prefix="fuzz-sweep-"))  # results files (a few kB each)
+    atexit.register(shutil.rmtree, scratch, True)
+    count = itertools.count()
+
+    def results_path():
+        return scratch / f"r{next(count)}.parquet"
+
+    def junk_results_file():
+        path = results_path()
+        path.write_bytes(b"not a parquet file")
+        return str(path)
+
+    bad_grids = ({}, {"x": []}, {"x": [[1]]}, {"x": [JUNK]}, {"x": [1, 1]}, [{"x": 1}, {"x": 1}], [{"x": 1}, 3],
+                 {"1x": [1]}, {"x": [b"1"]}, {3: [1]})
+    grid = Param("obj", {"x": [1, 2]}, never=bad_grids)
+    add("sweep.sweep", SW.sweep,
+        params({"fn": tiny, "grid": {"x": [1, 2]}, "seed": 0, "client": None, "progress": False,
+                "results": None, "workers": 1, "errors": "raise"},
+               grid=Param("obj", {"x": [1, 2]}, never=bad_grids + ({"y": [1]},)),  # y: not a parameter of tiny
+               client=Param("opt_obj", None, never=(3, JUNK, "", " ")), progress="opt_bool",
+               results=Param("opt_obj", results_path, lazy=True,
+                             never=(3, b"r.parquet", "", "r.csv", JUNK, junk_results_file())),
+               workers=Param("opt_int", 1, cap=1)), "sweep")
+    add("sweep.grid_points", SW.grid_points, {"grid": grid}, "sweep")
+    add("sweep.point_seed", SW.point_seed,
+        params({"point": {"x": 1}, "seed": 0},
+               point=Param("obj", {"x": 1}, never=({"x": JUNK}, {"x": [1]}, {3: 1}, [("x", 1)]))), "sweep")
+    add("sweep.result_columns", SW.result_columns,
+        params({"result": {"y": 1.0, "n": {"m": 2}}},
+               result=Param("anything", {"y": 1.0}, never=(JUNK, [1.0], np.zeros(3), (1.0,), b"x", 1 + 2j))),
+        "sweep")
     return T
 
 

@@ -106,7 +106,7 @@ def test_result_columns_rules():
                            "f": np.array(4.0), "g": None, "h": np.True_})
     assert cols == {"a": 1.5, "b.c": 2, "f": 4.0, "g": None, "h": True}
     assert type(cols["b.c"]) is int and type(cols["h"]) is bool
-    with pytest.raises(TypeError, match="must return a dict, a dataclass or a scalar"):
+    with pytest.raises(TypeError, match="result must be a dict, a dataclass or a scalar"):
         result_columns([1, 2])
 
 
@@ -194,3 +194,36 @@ def test_bad_arguments_are_named():
         sweep(needs_ab, {"a": [1]}, errors="ignore")
     with pytest.raises(TypeError, match="fn must be callable"):
         sweep(3, {"a": [1]})
+
+
+# Found by tests/test_fuzz_api.py:
+@pytest.mark.parametrize("kwargs, kind, match", [
+    ({"progress": "False"}, ValueError, "progress must be True, False or None"),  # was truthy: a bar
+    ({"client": 3}, TypeError, "client must be"),
+    ({"results": 3}, ValueError, "results must be the path of a .parquet file"),
+    ({"results": "r.csv"}, ValueError, "results must be the path of a .parquet file"),  # was written as Parquet
+])
+def test_bad_options_are_named_before_anything_runs(kwargs, kind, match):
+    with pytest.raises(kind, match=match):
+        sweep(needs_ab, {"a": [1], "b": [2]}, workers=1, **kwargs)
+
+
+def test_a_results_file_that_is_not_parquet_is_named(tmp_path):
+    path = tmp_path / "r.parquet"
+    path.write_bytes(b"not a parquet file")  # pyarrow's ArrowInvalid named neither file nor parameter
+    with pytest.raises(ValueError, match="results=.* is not a flashlab sweep results file"):
+        sweep(needs_ab, {"a": [1], "b": [2]}, workers=1, results=path)
+
+
+def test_a_numpy_seed_saves_results(tmp_path):
+    path = tmp_path / "r.parquet"  # np.int64 seeds crashed writing the file's JSON metadata
+    table = sweep(draws, {"a": [1], "b": [2]}, seed=np.int64(7), workers=1, results=path)
+    again = sweep(draws, {"a": [1], "b": [2]}, seed=7, workers=1, results=path)
+    pd.testing.assert_frame_equal(table, again)
+
+
+def test_point_seed_names_a_bad_point():
+    with pytest.raises(TypeError, match="point values must be numbers"):
+        point_seed({"x": [1]})
+    with pytest.raises(TypeError, match="point must be a dict"):
+        point_seed(None)

@@ -66,6 +66,7 @@ def test_sweep_cliff_renames_its_scheduler_option(capsys):
     (["--policy", "greedy,bogus", "--blocks", "64", "--fills", "1", "--workers", "1"],
      "1 of 2 points failed, first {'blocks': 64, 'policy': 'bogus', 'fills': 1.0}: ValueError: policy must be"),
     ([], "give at least one option to sweep"),
+    (["--op", "0.1,0.2", "--out", "wa.csv"], "--out must name a .parquet file"),
 ])
 def test_bad_sweeps_exit_2_with_one_line(args, message, capsys):
     code, out, err = _main(["sweep", "wa", *args], capsys)

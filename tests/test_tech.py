@@ -29,8 +29,11 @@ from flashlab.tech import (
     gross_dies_per_wafer,
     layer_rber,
     layer_sweep,
+    layer_wear_scale,
     node_sweep,
+    patterning_passes,
     poisson_yield,
+    raw_coupling,
     shrink_returns,
     shrink_sweep,
 )
@@ -226,6 +229,31 @@ def test_layer_variation_bottom_layers_worst_and_retention_interference():
     (lambda: shrink_returns([14.0, 25.0]), "decreasing"),
     (lambda: layer_sweep([0, 16]), "layers"),
     (lambda: cell_model(QLC_96L, 19.0), "planar"),
+    # found by tests/test_fuzz_api.py: each was accepted, or failed without naming its parameter
+    (lambda: technology(MLC_2Y, "junk"), "feature_nm"),
+    (lambda: technology(MLC_2Y, name=""), "name"),
+    (lambda: dataclasses.replace(MLC_2Y, name=None), "name"),
+    (lambda: dataclasses.replace(MLC_2Y, sources=("",)), "sources"),
+    (lambda: dataclasses.replace(MLC_2Y, vth_changes=(("no_such_field", 1.0),)), "vth_changes"),
+    (lambda: dataclasses.replace(MLC_2Y, vth_changes=(("retention_rate", float("nan")),)), "vth_changes"),
+    (lambda: dataclasses.replace(MLC_2Y, vth_changes=(("retention_tau_days", -1.0),)), "vth_changes"),
+    (lambda: dataclasses.replace(DENSITY_POINTS[0], unit="gigabits"), "unit"),
+    (lambda: dataclasses.replace(DENSITY_POINTS[0], density=float("nan")), "density"),
+    (lambda: dataclasses.replace(DENSITY_POINTS[0], layers=0), "layers"),
+    (lambda: layer_wear_scale(GENERATIONS_3D[96], None), "effects"),
+    (lambda: raw_coupling(None), "gen"),
+    (lambda: shrink_sweep(MLC_2Y, [25.0], endurance="False"), "endurance"),
+    (lambda: patterning_passes([[1.0], [1.0, 2.0]]), "feature_nm"),
+    (lambda: layer_sweep([[32], [64, 96]]), "layers"),
+    (lambda: layer_sweep([32.0, 64.0]), "layers"),
+    # found by the deep fuzz (-m fuzz_deep): infinities returned, or the wrong parameter named
+    (lambda: gross_dies_per_wafer(300.0, 5e-324), "die_mm2"),  # returned inf
+    (lambda: cost_per_gb(3000.0, 60.0, 5e-324), "die_gbit"),  # returned inf
+    (lambda: gross_dies_per_wafer(2.0, 60.0, 3.0), "wafer_mm"),
+    (lambda: cost_per_gb(3000.0, 60.0, 256.0, wafer_mm=15.0), "wafer_mm"),
+    (lambda: Stack3D(96, hole_top_nm=50.0), "hole_top_nm"),
+    (lambda: dataclasses.replace(MLC_2Y, bits=1), "bits"),
+    (lambda: charge_trap_distributions(cell_model(QLC_96L), 1000.0, wear_scale=5e-324), "wear_scale"),
 ])
 def test_bad_input_raises_a_clear_error(call, match):
     with pytest.raises(ValueError, match=match):

@@ -43,3 +43,20 @@ from flashlab.tech.charge_trap import (
     layer_rber,
     layer_wear_scale,
 )
+
+__all__ = [
+    # cell generations and the presets' physics (generations)
+    "CellGeneration", "cell_model", "raw_coupling", "shrink_sweep", "ShrinkSweep",
+    "TLC_1X", "MLC_2Y", "SLC_5X", "QLC_96L", "NODES_NM",
+    # planar scaling laws (planar)
+    "PlanarCell", "electron_counts", "node_sweep", "NodeSweep", "VOLTS_PER_UNIT",
+    # wafer economics (economics)
+    "gross_dies_per_wafer", "poisson_yield", "cost_per_gb", "patterning_passes", "shrink_returns",
+    "ShrinkReturns", "FAB_COST_USD",
+    # 3D stacks (nand3d)
+    "Stack3D", "bit_cost", "layer_sweep", "LayerSweep", "DensityPoint", "DENSITY_POINTS", "GENERATIONS_3D",
+    "ARRAY_EFFICIENCY",
+    # 3D charge-trap error mechanisms (charge_trap)
+    "ChargeTrapEffects", "CHARGE_TRAP", "charge_trap_distributions", "ct_worst_rber", "layer_rber",
+    "layer_wear_scale", "LayerRber",
+]

@@ -71,6 +71,8 @@ def charge_trap_distributions(model: VthModel, pe_cycles: float = 0.0, retention
     c = check_real("pe_cycles", pe_cycles, 0.0, 1e7)
     t = check_real("retention_days", retention_days, 0.0, 1e5)
     w = check_real("wear_scale", wear_scale, 0.0, 100.0, lo_open=True)
+    if not 0.0 < model.wear_rate * w <= 100.0:  # what VthModel accepts
+        raise ValueError(f"wear_scale {w:g} takes the model's wear_rate {model.wear_rate:g} out of (0, 100]")
     n = model.levels.n_states
     speed = 1.0
     if neighbour is not None:
@@ -92,6 +94,8 @@ def layer_wear_scale(stack: Stack3D, effects: ChargeTrapEffects = CHARGE_TRAP) -
     at the layer's depth in its deck relative to the mean diameter, to ``-layer_wear_exp``."""
     if not isinstance(stack, Stack3D):
         raise ValueError(f"stack must be a Stack3D; got {stack!r} ({type(stack).__name__})")
+    if not isinstance(effects, ChargeTrapEffects):
+        raise ValueError(f"effects must be a ChargeTrapEffects; got {effects!r}")
     per_deck = stack.layers // stack.decks
     counts = [per_deck + (1 if d < stack.layers % stack.decks else 0) for d in range(stack.decks)]
     diam = np.concatenate([stack.hole_top - stack.taper_nm * (np.arange(k) + 0.5) / k for k in counts])

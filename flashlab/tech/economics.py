@@ -22,18 +22,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_array, check_real
+from flashlab._validate import check_array, check_real, check_real_or_array
 
 FAB_COST_USD = 15e9  # a new NAND fab, Samsung 2014 (flashdba 2015)
 SINGLE_PATTERNING_LIMIT_NM = 40.0  # half pitch printable in one 193i exposure (assumed)
+DIE_MM2 = (1e-3, 1e5)  # die areas accepted, mm² (a smaller die would make the counts overflow)
 
 
 def gross_dies_per_wafer(wafer_mm: float, die_mm2: float, edge_exclusion_mm: float = 0.0) -> float:
     """Gross dies per wafer (not rounded): ``pi*d**2/(4*S) - pi*d/sqrt(2*S)`` with
     ``d = wafer_mm - 2*edge_exclusion_mm`` (mm) and ``S = die_mm2`` (mm²); 0 if none fit."""
     d = check_real("wafer_mm", wafer_mm, 1.0, 1000.0)
-    s = check_real("die_mm2", die_mm2, 0.0, 1e5, lo_open=True)
-    e = check_real("edge_exclusion_mm", edge_exclusion_mm, 0.0, d / 2.0, hi_open=True)
+    s = check_real("die_mm2", die_mm2, *DIE_MM2)
+    e = check_real("edge_exclusion_mm", edge_exclusion_mm, 0.0, 500.0)
+    if e >= d / 2.0:
+        raise ValueError(f"edge_exclusion_mm {e:g} leaves no wafer: it must be below half of wafer_mm ({d:g})")
     d -= 2.0 * e
     return max(0.0, math.pi * d * d / (4.0 * s) - math.pi * d / math.sqrt(2.0 * s))
 
@@ -41,7 +44,7 @@ def gross_dies_per_wafer(wafer_mm: float, die_mm2: float, edge_exclusion_mm: flo
 def poisson_yield(defects_per_cm2: float, die_mm2: float) -> float:
     """Fraction of good dies, ``exp(-D0 * A)`` (D0 per cm², A in mm² converted to cm²)."""
     d0 = check_real("defects_per_cm2", defects_per_cm2, 0.0, 100.0)
-    a = check_real("die_mm2", die_mm2, 0.0, 1e5, lo_open=True)
+    a = check_real("die_mm2", die_mm2, *DIE_MM2)
     return math.exp(-d0 * a / 100.0)
 
 
@@ -50,17 +53,18 @@ def cost_per_gb(wafer_cost_usd: float, die_mm2: float, die_gbit: float, defects_
     """Dollars per decimal GB: wafer cost over good dies times the die's ``die_gbit`` (Gb, 10**9
     bits) / 8."""
     cost = check_real("wafer_cost_usd", wafer_cost_usd, 0.0, 1e6, lo_open=True)
-    gbit = check_real("die_gbit", die_gbit, 0.0, 1e6, lo_open=True)
+    gbit = check_real("die_gbit", die_gbit, 1e-6, 1e6)
     good = gross_dies_per_wafer(wafer_mm, die_mm2, edge_exclusion_mm) * poisson_yield(defects_per_cm2, die_mm2)
     if good <= 0.0:
-        raise ValueError(f"die_mm2 {die_mm2!r} leaves no good die on a {wafer_mm:g} mm wafer")
+        raise ValueError(f"die_mm2 {die_mm2!r} leaves no good die on a wafer of wafer_mm {wafer_mm!r} with "
+                         f"edge_exclusion_mm {edge_exclusion_mm!r}")
     return cost / (good * gbit / 8.0)
 
 
 def patterning_passes(feature_nm) -> np.ndarray:
     """Lithography passes per critical layer (assumed: 1 down to 40 nm half pitch, doubling per
     halving below it: self-aligned double patterning, then quadruple)."""
-    f = check_array("feature_nm", np.atleast_1d(feature_nm), 1.0, 1000.0)
+    f = np.atleast_1d(check_real_or_array("feature_nm", feature_nm, 1.0, 1000.0))
     return 2.0 ** np.ceil(np.maximum(0.0, np.log2(SINGLE_PATTERNING_LIMIT_NM / f) - 1e-9))
 
 
@@ -70,7 +74,7 @@ class ShrinkReturns:
     node), relative ``bit_cost`` (1 at the first node: wafer cost x cell area, same array
     efficiency), and per step the fractional ``saving`` in bit cost (NaN for the first node) and
     the ``payback_wafers``: wafers to earn back ``retool_cost_usd`` at ``margin_usd_per_wafer``
-    times the saving."""
+    times the saving (inf for a step that saves nothing)."""
 
     feature_nm: np.ndarray
     wafer_cost: np.ndarray

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_array, check_int, check_real
+from flashlab._validate import (check_array, check_bool, check_instance, check_int, check_real, check_text,
+                                check_text_tuple, quote)
 from flashlab.cell.distributions import VthModel, vth_distributions
 from flashlab.cell.ecc import EccCode, endurance_pe_cycles, worst_page_rber
 from flashlab.cell.levels import NandTiming
@@ -100,6 +101,7 @@ class CellGeneration:
     coupling_3d: float | None = None
 
     def __post_init__(self):
+        check_text("name", self.name, 1, 200)
         check_real("feature_nm", self.feature_nm, 5.0, 250.0)
         check_int("bits", self.bits, 1, 4)
         check_real("sigma_programmed", self.sigma_programmed, 0.0, 100.0, lo_open=True)
@@ -108,13 +110,41 @@ class CellGeneration:
         if self.coupling_3d is not None:
             check_real("coupling_3d", self.coupling_3d, 0.0, 0.5)
         if not isinstance(self.timing, NandTiming) or self.timing.bits != self.bits:
-            raise ValueError(f"timing must be a NandTiming with {self.bits} page types; got {self.timing!r}")
+            raise ValueError(f"timing must be a NandTiming with one page type per bit (bits={self.bits}); "
+                             f"got {quote(self.timing)}")
         if not isinstance(self.ecc, EccCode):
             raise ValueError(f"ecc must be an EccCode; got {self.ecc!r}")
+        check_text_tuple("sources", self.sources, "BibTeX keys (non-empty strings)")
+        _check_vth_changes(self.vth_changes)
 
     @property
     def planar(self) -> bool:
         return self.coupling_3d is None
+
+
+#: VthModel fields a generation may replace (scalar physics; means, widths, step and wear rate are
+#: the generation's own fields)
+_CHANGEABLE = tuple(f.name for f in dataclasses.fields(VthModel)
+                    if isinstance(getattr(TLC_FIT, f.name), float)
+                    and f.name not in ("sigma_programmed", "wear_rate", "ispp_step"))
+
+
+def _check_vth_changes(changes) -> None:
+    """``changes`` is a tuple of ``(field, number)`` pairs naming :data:`_CHANGEABLE` fields, each
+    once, whose values the cell model accepts (checked by building the TLC fit with them)."""
+    if not isinstance(changes, tuple) or not all(isinstance(c, tuple) and len(c) == 2 for c in changes):
+        raise ValueError(f"vth_changes must be a tuple of (field, value) pairs; got {quote(changes)}")
+    names = [c[0] for c in changes]
+    for n in names:
+        if not isinstance(n, str) or n not in _CHANGEABLE:
+            raise ValueError(f"vth_changes may replace {', '.join(_CHANGEABLE)}; got field {quote(n)}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"vth_changes names a field twice; got {quote(changes)}")
+    values = {n: check_real(f"vth_changes[{n!r}]", v) for n, v in changes}
+    try:
+        dataclasses.replace(TLC_FIT, **values)
+    except ValueError as exc:
+        raise ValueError(f"vth_changes: {exc}") from None
 
 
 def _calibrated_totals(gen: CellGeneration) -> VthModel:
@@ -134,6 +164,7 @@ def _calibrated_totals(gen: CellGeneration) -> VthModel:
 def raw_coupling(gen: CellGeneration, feature_nm: float | None = None) -> float:
     """Neighbour coupling gamma of the generation's cell at ``feature_nm`` (default: its own
     node): :attr:`PlanarCell.coupling` for planar cells, ``coupling_3d`` for 3D cells."""
+    check_instance("gen", gen, CellGeneration)
     if gen.coupling_3d is not None:
         return gen.coupling_3d
     return PlanarCell(gen.feature_nm if feature_nm is None else feature_nm).coupling
@@ -149,8 +180,7 @@ def _interference(model: VthModel, gamma_eff: float) -> tuple[float, float]:
 def cell_model(gen: CellGeneration, feature_nm: float | None = None) -> VthModel:
     """The :class:`VthModel` of ``gen`` at ``feature_nm`` (nm; default and required for 3D: its
     own node), with program interference driven by the node's coupling (module docstring)."""
-    if not isinstance(gen, CellGeneration):
-        raise ValueError(f"gen must be a CellGeneration; got {gen!r} ({type(gen).__name__})")
+    check_instance("gen", gen, CellGeneration)
     f0 = gen.feature_nm
     f = f0 if feature_nm is None else check_real("feature_nm", feature_nm, 5.0, 250.0)
     if not gen.planar and f != f0:
@@ -220,6 +250,7 @@ def shrink_sweep(gen: CellGeneration, feature_nm, pe_cycles: float = 3000.0, ret
     nodes = check_array("feature_nm", feature_nm, 5.0, 250.0)
     pe = check_real("pe_cycles", pe_cycles, 0.0, 1e7)
     days = check_real("retention_days", retention_days, 0.0, 1e5)
+    check_bool("endurance", endurance)
     models = [cell_model(gen, float(f)) for f in nodes]
     sigma = np.array([float(vth_distributions(m).sigmas[1]) for m in models])
     rber = np.array([worst_page_rber(m, pe, days) for m in models])

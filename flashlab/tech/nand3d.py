@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_real
+from flashlab._validate import check_choice, check_int, check_int_array, check_real, check_text
 
 ARRAY_EFFICIENCY = 0.279  # fitted to DENSITY_POINTS (least squares in log density)
 GIB = 2**30 / 1e9  # one binary Gb in decimal Gb
@@ -78,10 +78,12 @@ class Stack3D:
         check_real("periphery_fraction", self.periphery_fraction, 0.0, 10.0)
         if self.hole_top_nm is not None:
             top = check_real("hole_top_nm", self.hole_top_nm, 1.0, 10000.0)
+            if top < self.min_hole_nm:
+                raise ValueError(f"hole_top_nm must be at least min_hole_nm ({self.min_hole_nm:g}); got {top:g}")
             bottom = top - self.taper_nm
             if bottom < self.min_hole_nm:
                 raise ValueError(
-                    f"taper_deg {self.taper_deg!r} closes the hole: a {top:g} nm top narrows to {bottom:.1f} nm "
+                    f"taper_deg {self.taper_deg!r} closes the hole: hole_top_nm {top:g} narrows to {bottom:.1f} nm "
                     f"over the {self.deck_height_um:.2f} um deck, below min_hole_nm {self.min_hole_nm:g}; allowed "
                     f"taper_deg in [0, {math.degrees(math.atan((top - self.min_hole_nm) / (2e3 * self.deck_height_um))):.4f}]"
                 )
@@ -153,6 +155,14 @@ class DensityPoint:
     unit: str
     source: str
     note: str = ""
+
+    def __post_init__(self):
+        check_text("name", self.name, 1, 200)
+        Stack3D(self.layers, self.decks, self.bits, self.periphery)  # checks layers, decks, bits, periphery
+        check_real("density", self.density, 0.0, 1e4, lo_open=True)
+        check_choice("unit", self.unit, ("decimal", "binary"))
+        check_text("source", self.source, 1, 200)
+        check_text("note", self.note, 0, 2000)
 
     @property
     def density_gb_mm2(self) -> float:
@@ -227,9 +237,7 @@ class LayerSweep:
 
 def layer_sweep(layers, decks: int = 1, bits: int = 3, periphery: str = "under", **stack) -> LayerSweep:
     """Evaluate :class:`Stack3D` (other fields: ``stack``) at each layer count in ``layers``."""
-    ls = np.asarray(layers)
-    if ls.ndim != 1 or ls.size == 0 or ls.dtype.kind not in "iu":
-        raise ValueError(f"layers must be a 1-D array of integers; got {layers!r}")
+    ls = check_int_array("layers", layers, 1, 5000)
     stacks = [Stack3D(int(n), decks, bits, periphery, **stack) for n in ls]
     return LayerSweep(
         decks, ls, np.array([s.density_gb_mm2 for s in stacks]), np.array([bit_cost(s) for s in stacks]),
