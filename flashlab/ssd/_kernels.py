@@ -79,7 +79,9 @@ from numba import njit
 from flashlab.ftl import _kernels as F
 
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
-_inline = _kernel  # numba-level inlining multiplied compile time; LLVM inlines small calls anyway
+# A call to a kernel taking the Engine passes every array of it (~100) by value: the event
+# path's helpers are inlined (numba level) so that an event makes few such calls.
+_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 # Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
 # compiles a separate copy of the callee (and of everything it calls) for each value.
@@ -320,13 +322,12 @@ def _place(heap, i, t, sq, x):
     _put(heap, i, t, sq, x)
 
 
-@_kernel
-def _heap_push(e, x, t):
+@_inline
+def _heap_push(heap, err, x, t):
     """Schedule source x's event at time t. A source already pending would break the heap's
-    size bound (one event per source): that is flagged as ERR_HEAP, never written."""
-    heap = e.heap
+    size bound (one event per source): that is flagged as ERR_HEAP in ``err``, never written."""
     if heap.pos[x] >= 0 or heap.n[0] >= heap.time.size:
-        e.loop.err[0] = ERR_HEAP
+        err[0] = ERR_HEAP
         return
     sq = heap.next_seq[0]
     heap.next_seq[0] = sq + 1
@@ -408,7 +409,8 @@ def _start_xfer(e, c, u):
     ch.busy[c] = 1
     ch.unit[c] = u
     e.units.stage[u] = XFER
-    _heap_push(e, e.units.device.size + c, e.loop.now[0] + e.devices.t_xfer[e.units.device[u]])
+    end = e.loop.now[0] + e.devices.t_xfer[e.units.device[u]]
+    _heap_push(e.heap, e.loop.err, e.units.device.size + c, end)
 
 
 @_inline
@@ -433,7 +435,7 @@ def _array_op(e, u, dur):
     e.units.stage[u] = ARRAY
     end = e.loop.now[0] + dur
     e.units.end[u] = end
-    _heap_push(e, u, end)
+    _heap_push(e.heap, e.loop.err, u, end)
 
 
 @_kernel
@@ -458,7 +460,7 @@ def _disk_time(e, d, lba, pages):
     return seek + wait + pages * k.block[d] / rate
 
 
-@_kernel
+@_inline
 def _start_op(e, u, kind, ppn, ref):
     """Unit u starts an operation: a read senses, a program first takes its data over the
     channel, an erase erases, a disk access seeks."""
@@ -480,7 +482,7 @@ def _start_op(e, u, kind, ppn, ref):
         _array_op(e, u, e.devices.t_erase[d])
 
 
-@_kernel
+@_inline
 def _pick_class(e, u):
     """Queue class the idle unit serves next, or -1 if all are empty."""
     q = e.queues
@@ -538,7 +540,7 @@ def _start_next(e, u):
 # ---------------------------------------------------------------- a program or erase is suspended
 # A host read reached a unit programming or erasing in its array: the operation stops, keeps
 # its remaining time, its completion event is dropped, and the unit serves the reads.
-@_kernel
+@_inline
 def _maybe_suspend(e, u):
     units = e.units
     d = units.device[u]
@@ -600,7 +602,7 @@ def _choose_type(e, d, u, ppn, gc):
 
 
 # ---------------------------------------------------------------- FTL side: host writes
-@_kernel
+@_inline
 def _map_host_write(e, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
     synchronous GC); returns the physical page. The caller has checked there is room."""
@@ -679,7 +681,7 @@ def _start_job(e, d):
         _queue_erases(e, d)
 
 
-@_kernel
+@_inline
 def _update_gc(e, d):
     """Foreground state from the free-block count; start a GC job when one is due and the
     device's GC group has a free slot."""
@@ -704,7 +706,7 @@ def _update_gc(e, d):
 
 
 # ---------------------------------------------------------------- host requests
-@_kernel
+@_inline
 def _write_gate(e, d, k):
     """True if a host write of k pages may enter flash device d now."""
     s = e.ftl[d]
@@ -751,7 +753,7 @@ def _sample(e, d):
     out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d]
 
 
-@_kernel
+@_inline
 def _complete(e, d, i):
     """Request i of device d is done."""
     e.requests.done[i] = e.loop.now[0]
@@ -793,7 +795,7 @@ def _wait_pop(e, d, w):
 
 # ---------------------------------------------------------------- a request arrives
 # It joins its device's read or write FIFO (closed loop: now; open loop: at its arrival time).
-@_kernel
+@_inline
 def _issue(e, i):
     req = e.requests
     if e.loop.closed[0]:
@@ -801,7 +803,7 @@ def _issue(e, i):
     _wait_push(e, req.device[i], W_WRITE if req.op[i] == OP_WRITE else W_READ, i)
 
 
-@_kernel
+@_inline
 def _dispatch(e, d):
     """Move waiting requests into device d while its queue depth (and the write gate) allow."""
     dev, req = e.devices, e.requests
@@ -866,7 +868,7 @@ def _dispatchable(e, d):
     return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0
 
 
-@_kernel
+@_inline
 def _settle(e):
     """After an event: issue the closed loop's replacement requests and let waiting requests in."""
     loop = e.loop
@@ -889,7 +891,7 @@ def _settle(e):
 # Host read, program or raw erase: the request has one page less to go. GC copy read: its
 # program is queued on the destination unit. GC program: one copy less; the last queues the
 # erases. GC erase: the last one ends the job (the FTL erases the victim).
-@_kernel
+@_inline
 def _finish(e, u):
     """The operation on unit u is complete: the unit goes idle, then its effects happen."""
     units, st, job = e.units, e.stats, e.jobs
@@ -952,7 +954,7 @@ def _end_job(e, d):
 # ---------------------------------------------------------------- a channel transfer ends
 # The channel takes the next waiting unit. Data in: the program starts in the array (and a host
 # read queued meanwhile suspends it at once). Data out: the read is done.
-@_kernel
+@_inline
 def _on_channel(e, c):
     ch, units = e.channels, e.units
     u = ch.unit[c]
