@@ -5,6 +5,7 @@ read priority, program/erase suspend, background and foreground GC, fast-page st
 the SNIA PTS write-saturation experiment. Times in microseconds, sizes in bytes.
 """
 
+from flashlab.ssd.engine import MembersResult, run_members
 from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturation
 from flashlab.ssd.sim import (
     HostLoad,
@@ -18,6 +19,6 @@ from flashlab.ssd.sim import (
 )
 
 __all__ = [
-    "HostLoad", "IoResult", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline", "pipeline_limit_iops",
-    "raw_program_bandwidth_mb_s", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
+    "HostLoad", "IoResult", "MembersResult", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline", "pipeline_limit_iops",
+    "raw_program_bandwidth_mb_s", "run_members", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
 ]

@@ -1,31 +1,77 @@
-"""Numba kernels of the event-driven SSD timing model (struct of arrays, no jitclass).
+"""Numba kernels of the event-driven storage timing model: any number of devices on one clock.
 
 The FTL kernels (:mod:`flashlab.ftl._kernels`) decide *which* pages are programmed, copied and
-erased; these kernels decide *when*, on which plane and channel. The FTL sees one pool of
-*superblocks*: FTL block ``b`` is physical block ``b`` of every plane ("unit"), and page ``w`` of
-it lives on unit ``w % U`` at page ``w // U`` of that unit's block, so consecutive writes of a
-frontier stripe across channels first, then dies, then planes.
+erased; these kernels decide *when*, on which plane and channel. A device is a flash drive
+(``FLASH``) or a hard disk (``HDD``); all of them share one event heap and one clock, and a
+request names its device.
 
-The timing state is four flat arrays (few arguments per call keeps calls cheap):
+Flash drive layout: the FTL sees one pool of *superblocks*: FTL block ``b`` is physical block
+``b`` of every plane ("unit"), and page ``w`` of it lives on local unit ``w % U`` at page
+``w // U`` of that unit's block, so consecutive writes of a frontier stripe across channels
+first, then dies, then planes. Local unit ``k`` of device ``d`` is global unit
+``devices.unit0[d] + k`` and sits on global channel ``devices.chan0[d] + k % channels``.
+A hard disk is one unit (its actuator) and no channel.
 
-``Z`` int64: parameters ``I_*`` and state scalars ``S_*``, then regions at the offsets stored in
-``Z[I_O*]``: per-unit operation queues ``q`` (3 classes x U x CAP x 4: kind, physical page,
-reference, sequence number), their heads/tails ``qht`` (3 x U x 2), unit state ``ui`` (U x NUI),
-channels ``ch`` (C x 4) and their waiting units ``chq`` (C x U), event heap fields ``hi``
-(H x 4: sequence, kind, argument, version), programs per page type ``cnt`` (U x 4) and the
-running GC job's copies ``job`` (2 x ppb: source, destination page).
-``X`` float64: parameters ``F_*`` (microseconds) and state ``V_*``, then unit times ``uf``
-(U x 2: end of the array operation, remaining time of a suspended one), heap times ``ht`` (H),
-``series`` (rows x NSER) and per-request times ``rqf`` (3 x N: arrival, start, done).
-``R`` int32 (6 x N): per request op, first LBA (physical page for raw ops), pages left, pages,
-and the two FIFOs of requests waiting to enter the device (reads, writes).
-``P`` int8 (T): page type of every programmed page.
+State (every record a NamedTuple of NumPy arrays, built by :mod:`flashlab.ssd.sim`; kernels
+allocate nothing and run without numba's runtime, ``_nrt=False``):
 
-Every function is ``@njit(cache=True)`` without a signature (importing compiles nothing) and
-allocates nothing (``_nrt=False``), like the FTL kernels.
+``Devices``   per device ``d``: parameters (geometry, timing, policies) and host-side state
+              (requests inside, the waiting-request FIFOs, foreground GC state, errors).
+``Units``     per global unit ``u`` (a plane, or a disk's actuator): the operation it runs
+              (``kind``, ``ppn``, ``ref``), its ``stage`` (IDLE, WAITCH, XFER, ARRAY), the end of
+              its array operation, a suspended operation, programs per page type.
+``Channels``  per global channel ``c``: ``busy``, the unit transferring, a ring of waiting units.
+``Queues``    per class (host read, host write, GC) and unit: a ring of operations
+              (``kind``, ``ppn``, ``ref``, ``seq``) between ``head`` and ``tail``.
+``Heap``      pending events, a binary min-heap on (time, sequence number) indexed by source:
+              source ``u`` is unit ``u``'s array operation (or disk access), source
+              ``n_units + c`` is channel ``c``'s transfer. Each source has at most one pending
+              event (a unit runs one operation; a suspended one's event is *removed*), so the
+              heap never holds more than ``n_units + n_channels`` events: its size.
+``Requests``  per host request ``i``: ``op``, ``lba``, ``pages``, ``device``, pages ``left``,
+              the ``link`` of the waiting FIFO it sits in, ``arrival``, ``start``, ``done``.
+``Jobs``      per device, the running GC job: ``victim`` (-1: none), copies and erases left,
+              and the ``src``/``dst`` page of every copy.
+``Groups``    GC groups: at most ``limit[g]`` devices of group ``g`` run a GC job at once (the
+              hook an array layer uses to coordinate GC; group -1: no limit).
+``Disks``     per device, hard disk parameters and head position (unused for flash).
+``Stats``     per device counters and the sampled ``series`` (rows x NSER).
+``Loop``      the clock ``now``, events processed, the next request to issue, completions.
+
+Life of one host write (one page, flash device, closed loop), as events:
+
+1. ``_issue``: request ``i`` joins its device's write FIFO.
+2. ``_dispatch`` (the device has room and the write gate opens): the FTL maps the page
+   (``_map_host_write``), the program is queued on its unit (``_submit``); an idle unit starts it
+   at once (``_start_op``) by asking for its channel (``_channel_request``): the data-in
+   transfer starts (``_start_xfer``: channel event pushed) or the unit waits in the channel's
+   ring.
+3. Channel event (``_on_channel``): the data is in; the channel takes the next waiting unit;
+   the unit's array operation starts (``_array_op``: unit event pushed at now + tPROG).
+4. Unit event (``_finish``): the program is done, the unit takes its next operation
+   (``_start_next``); the request has no pages left: ``_complete`` records its time and the
+   closed loop issues a replacement (``_settle``).
+
+Life of one GC job (flash device):
+
+1. ``_update_gc`` (after a host write was mapped, or a job ended): free superblocks fell below
+   the background or critical watermark and the device's GC group has a free slot:
+   ``_start_job`` picks a victim, remaps its valid pages to the GC frontier and queues one copy
+   read per valid page in the GC queue of its unit.
+2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
+   ``_finish`` queues the copy's program on the destination unit.
+3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
+   the last one queues one block erase on every unit (``_queue_erases``).
+4. Unit event of the last erase: the FTL erases the victim, the job ends, the group's slot is
+   freed and ``_update_gc`` may start the next job on this or another device of the group.
+
+Every function is ``@njit(cache=True)`` without a signature (importing compiles nothing).
+A run with D devices compiles once per D (the FTL states are a D-tuple).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -33,314 +79,430 @@ from numba import njit
 from flashlab.ftl import _kernels as F
 
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
+# A call to a kernel taking the Engine passes every array of it (~100) by value: the event
+# path's helpers are inlined (numba level) so that an event makes few such calls.
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
-# Z: parameters
-(I_U, I_C, I_BITS, I_PPBS, I_PPB, I_SCHED, I_SUSPEND, I_GC, I_FGPOL, I_CRIT, I_BGWM, I_STEER,
- I_CLOSED, I_QD, I_NREQ, I_SAMPLE, I_CAP, I_NROWS, I_SLACK, I_H,
- I_OQ, I_OQHT, I_OUI, I_OCH, I_OCHQ, I_OHI, I_OCNT, I_OJOB,
- I_OUF, I_OHT, I_OSER, I_ORQF, I_ORDER) = range(33)
-NIP = I_ORDER + 4
-# Z: state scalars
-(S_SEQ, S_HN, S_NEXT, S_RH, S_RT, S_WH, S_WT, S_INFL, S_DONE, S_JOBV, S_JOBLEFT, S_JOBVALID,
- S_JOBERASE, S_FG, S_EVENTS, S_QSEQ, S_HPROG, S_GPROG, S_HREADP, S_PERASE, S_ERR, S_ROW,
- S_SUSPENDS, S_GREAD, S_TOISSUE) = range(NIP, NIP + 25)
-NZH = NIP + 25
-# X: parameters and state
-F_TX, F_TR, F_TP, F_TBERS, F_RESUME = 0, 1, 5, 9, 10
-V_NOW, V_TOKENS, V_FGSINCE, V_FGTIME = 11, 12, 13, 14
-NXH = 15
-# R rows, rqf rows
-R_OP, R_LBA, R_LEFT, R_NP, R_PREAD, R_PWRITE = range(6)
-NR = 6
-R_ARR, R_START, R_DONE = 0, 1, 2
+# Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
+# compiles a separate copy of the callee (and of everything it calls) for each value.
+def _codes(*values):
+    return tuple(np.int64(v) for v in values)
 
+
+# device kinds
+FLASH, HDD = _codes(0, 1)
 # request ops: host (workload codes) and raw NAND operations on a physical page
-OP_WRITE, OP_READ = 0, 1
-OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE = 3, 4, 5
-
-# operation kinds on a unit
-K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE = 0, 1, 2, 3, 4, 5
+OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE = _codes(0, 1, 3, 4, 5)
+# operation kinds on a unit (K_DISK: a hard disk access)
+K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK = _codes(*range(7))
 # queue classes
-Q_READ, Q_WRITE, Q_GC = 0, 1, 2
-# unit columns
-U_KIND, U_PPN, U_REF, U_STAGE, U_VER, U_SHAS, U_SKIND, U_SPPN, U_SREF = range(9)
-NUI = 9
-UF_END, UF_SREM = 0, 1
+Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
-ST_IDLE, ST_WAITCH, ST_XFER, ST_ARRAY = 0, 1, 2, 3
-# channel columns
-C_BUSY, C_UNIT, C_HEAD, C_TAIL = range(4)
-# events
-EV_UNIT, EV_CHAN = 0, 1
-H_SEQ, H_KIND, H_ARG, H_VER = range(4)
+IDLE, WAITCH, XFER, ARRAY = _codes(*range(4))
+# waiting-request FIFOs of a device
+W_READ, W_WRITE = _codes(0, 1)
 # gc modes, schedulers, foreground policies
-GC_OFF, GC_FG, GC_BG = 0, 1, 2
-SCHED_FIFO, SCHED_READ = 0, 1
-FG_WAIT, FG_THROTTLE = 0, 1
+GC_OFF, GC_FG, GC_BG = _codes(0, 1, 2)
+SCHED_FIFO, SCHED_READ = _codes(0, 1)
+FG_WAIT, FG_THROTTLE = _codes(0, 1)
 # errors
-ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP = 0, 1, 2, 3
+ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP = _codes(*range(4))
 # series columns
 (SR_TIME, SR_DONE, SR_HWRITES, SR_HPROG, SR_HREADP, SR_GCOPIES, SR_ERASES, SR_FREE, SR_FGTIME,
- SR_QUEUED) = range(10)
+ SR_QUEUED) = _codes(*range(10))
 NSER = 10
+MAX_BITS = 4
+NO_REF = np.int64(-1)  # an operation serving no request or copy (a GC erase)
 
 
-def layout(U, C, cap, H, ppbs, rows, n):
-    """Sizes of Z, X and R and the region offsets (stored at Z[I_O*] by the caller)."""
-    off = {}
-    z = NZH
-    for name, size in (("I_OQ", 3 * U * cap * 4), ("I_OQHT", 3 * U * 2), ("I_OUI", U * NUI),
-                       ("I_OCH", C * 4), ("I_OCHQ", C * U), ("I_OHI", H * 4), ("I_OCNT", U * 4),
-                       ("I_OJOB", 2 * ppbs)):
-        off[name] = z
-        z += size
-    x = NXH
-    for name, size in (("I_OUF", U * 2), ("I_OHT", H), ("I_OSER", rows * NSER), ("I_ORQF", 3 * n)):
-        off[name] = x
-        x += size
-    return z, x, NR * n, off
+class Devices(NamedTuple):
+    """Per device ``d``. Parameters first (set by the wrapper), then host-side state."""
+    kind: np.ndarray          # FLASH or HDD
+    unit0: np.ndarray         # first global unit
+    n_units: np.ndarray
+    chan0: np.ndarray         # first global channel
+    n_chans: np.ndarray
+    page0: np.ndarray         # offset of its physical pages in Engine.ptype
+    ppbs: np.ndarray          # pages per superblock (FTL block)
+    bits: np.ndarray          # bits per cell = page types
+    order: np.ndarray         # (D, MAX_BITS) page types, fastest program first
+    slack: np.ndarray         # steering slack, programs
+    steer: np.ndarray         # fast-page steering on
+    sched: np.ndarray         # SCHED_FIFO or SCHED_READ
+    suspend: np.ndarray       # program/erase suspension on
+    gc: np.ndarray            # GC_OFF, GC_FG or GC_BG
+    fg_policy: np.ndarray     # FG_WAIT or FG_THROTTLE
+    gc_critical: np.ndarray   # free superblocks below which GC is foreground
+    gc_background: np.ndarray  # free superblocks below which background GC runs
+    group: np.ndarray         # GC group, -1 for none
+    qd: np.ndarray            # most requests inside the device
+    t_xfer: np.ndarray        # channel time of one page, us
+    t_read: np.ndarray        # (D, MAX_BITS) tR per page type, us
+    t_prog: np.ndarray        # (D, MAX_BITS) tPROG per page type, us
+    t_erase: np.ndarray       # tBERS, us
+    t_resume: np.ndarray      # added to a suspended operation when it resumes, us
+    inflight: np.ndarray      # requests inside the device
+    waiting: np.ndarray       # requests in its waiting FIFOs
+    wait_head: np.ndarray     # (D, 2) first waiting request (W_READ, W_WRITE), -1 if none
+    wait_tail: np.ndarray     # (D, 2) last waiting request
+    fg: np.ndarray            # GC is foreground now
+    tokens: np.ndarray        # throttled page writes GC has earned (float)
+    fg_since: np.ndarray      # when foreground GC began, us
+    fg_time: np.ndarray       # time spent in foreground GC so far, us
+    err: np.ndarray           # ERR_*
+
+
+class Units(NamedTuple):
+    """Per global unit ``u``: a plane (or a disk's actuator)."""
+    device: np.ndarray
+    kind: np.ndarray          # K_* of the current operation
+    ppn: np.ndarray           # its physical page (device-local), or a disk's LBA
+    ref: np.ndarray           # its request (host kinds) or copy index (GC kinds)
+    stage: np.ndarray         # IDLE, WAITCH, XFER or ARRAY
+    end: np.ndarray           # end of the array operation, us
+    suspended: np.ndarray     # holds a suspended program or erase
+    s_kind: np.ndarray        # the suspended operation
+    s_ppn: np.ndarray
+    s_ref: np.ndarray
+    s_left: np.ndarray        # its remaining array time, us
+    programs: np.ndarray      # (U, MAX_BITS) programs per page type (steering)
+
+
+class Channels(NamedTuple):
+    """Per global channel ``c``."""
+    busy: np.ndarray
+    unit: np.ndarray          # the unit transferring
+    head: np.ndarray          # ring of units waiting for the channel
+    tail: np.ndarray
+    wait: np.ndarray          # (C, W) the ring (W >= units of any one device)
+
+
+class Queues(NamedTuple):
+    """Per class (Q_READ, Q_WRITE, Q_GC) and unit: a ring of ``cap`` operations."""
+    kind: np.ndarray          # (3, U, cap)
+    ppn: np.ndarray
+    ref: np.ndarray
+    seq: np.ndarray           # arrival order (FIFO scheduling between reads and writes)
+    head: np.ndarray          # (3, U)
+    tail: np.ndarray
+    next_seq: np.ndarray      # (1,)
+
+
+class Heap(NamedTuple):
+    """Pending events: a binary min-heap on (time, seq), one slot per source (see module doc)."""
+    time: np.ndarray          # (H,) us
+    seq: np.ndarray           # (H,) push order: ties go first in, first out
+    src: np.ndarray           # (H,) unit u, or n_units + channel c
+    pos: np.ndarray           # (H,) slot of each source's event, -1 if it has none
+    n: np.ndarray             # (1,) events pending
+    next_seq: np.ndarray      # (1,)
+
+
+class Requests(NamedTuple):
+    """Per host request ``i`` (issue order)."""
+    op: np.ndarray
+    lba: np.ndarray           # first LBA (physical page for raw NAND ops)
+    pages: np.ndarray
+    device: np.ndarray
+    left: np.ndarray          # pages still to do
+    link: np.ndarray          # next request in the same waiting FIFO, -1 at the end
+    arrival: np.ndarray       # us
+    start: np.ndarray         # first array operation began (writes: channel asked), -1 before
+    done: np.ndarray          # us, NaN until done
+
+
+class Jobs(NamedTuple):
+    """Per device, the running GC job."""
+    victim: np.ndarray        # superblock being cleaned, -1: no job
+    copies_left: np.ndarray
+    valid: np.ndarray         # valid pages the victim had
+    erases_left: np.ndarray
+    src: np.ndarray           # (D, ppbs) source page of each copy
+    dst: np.ndarray           # (D, ppbs) its destination page
+
+
+class Groups(NamedTuple):
+    """GC groups (the cross-device GC hook)."""
+    limit: np.ndarray         # most devices of the group with a running GC job
+    active: np.ndarray        # devices of the group with a running GC job
+    peak: np.ndarray          # the most that ever ran at once
+
+
+class Disks(NamedTuple):
+    """Per device: hard disk parameters (unused for flash). Seek over a fraction x of the stroke
+    takes ``seek_track + seek_coef * sqrt(x)``; the media moves ``bytes_outer`` bytes per us at
+    LBA 0 (outer edge), falling linearly to ``bytes_inner`` at the last LBA."""
+    seek_track: np.ndarray    # us
+    seek_coef: np.ndarray     # us
+    rev: np.ndarray           # one revolution, us
+    bytes_outer: np.ndarray   # bytes per us
+    bytes_inner: np.ndarray
+    block: np.ndarray         # bytes per LBA
+    lbas: np.ndarray          # capacity in LBAs
+    head: np.ndarray          # LBA under the head
+
+
+class Stats(NamedTuple):
+    """Per device counters and sampled series."""
+    host_programs: np.ndarray
+    gc_programs: np.ndarray
+    gc_reads: np.ndarray
+    flash_reads: np.ndarray
+    erases: np.ndarray
+    suspends: np.ndarray
+    done: np.ndarray
+    rows: np.ndarray          # series rows filled
+    series: np.ndarray        # (D, rows, NSER)
+
+
+class Loop(NamedTuple):
+    """The clock and the host loop (all (1,) arrays)."""
+    now: np.ndarray           # us
+    events: np.ndarray
+    next: np.ndarray          # next request to issue
+    to_issue: np.ndarray      # completions the closed loop has yet to replace
+    done: np.ndarray
+    closed: np.ndarray
+    sample_every: np.ndarray
+    err: np.ndarray           # first error of any device
+    err_device: np.ndarray
+
+
+class Engine(NamedTuple):
+    devices: Devices
+    units: Units
+    channels: Channels
+    queues: Queues
+    heap: Heap
+    requests: Requests
+    jobs: Jobs
+    groups: Groups
+    disks: Disks
+    stats: Stats
+    loop: Loop
+    ptype: np.ndarray         # int8 page type of every programmed page (device offset page0)
+    ftl: tuple                # one FTL state tuple per device (a placeholder for a disk)
 
 
 # ---------------------------------------------------------------- event heap
 @_inline
-def _hless(X, Z, oht, ohi, a, b):
-    return X[oht + a] < X[oht + b] or (X[oht + a] == X[oht + b] and Z[ohi + 4 * a] < Z[ohi + 4 * b])
+def _before(heap, i, t, sq):
+    """Event in slot i goes before an event (t, sq)."""
+    return heap.time[i] < t or (heap.time[i] == t and heap.seq[i] < sq)
+
+
+@_inline
+def _put(heap, i, t, sq, x):
+    heap.time[i] = t
+    heap.seq[i] = sq
+    heap.src[i] = x
+    heap.pos[x] = i
 
 
 @_kernel
-def _heap_drop_stale(Z, X):
-    """Remove the completion events that a suspension made stale (their unit's version moved on)
-    and rebuild the heap. Pop order is unchanged: events are ordered by (time, sequence), which is
-    a total order whatever the heap's layout."""
-    oht, ohi = Z[I_OHT], Z[I_OHI]
-    n = 0
-    for i in range(Z[S_HN]):
-        h = ohi + 4 * i
-        if Z[h + H_KIND] == EV_UNIT and Z[h + H_VER] != Z[_ui(Z, Z[h + H_ARG]) + U_VER]:
-            continue
-        X[oht + n] = X[oht + i]
-        for k in range(4):
-            Z[ohi + 4 * n + k] = Z[h + k]
-        n += 1
-    Z[S_HN] = n
-    for top in range(n // 2 - 1, -1, -1):  # heapify: sift each inner node down
-        i = top
-        while True:
-            c = 2 * i + 1
-            if c >= n:
-                break
-            if c + 1 < n and _hless(X, Z, oht, ohi, c + 1, c):
-                c += 1
-            if not _hless(X, Z, oht, ohi, c, i):
-                break
-            t = X[oht + i]
-            X[oht + i] = X[oht + c]
-            X[oht + c] = t
-            for k in range(4):
-                a = Z[ohi + 4 * i + k]
-                Z[ohi + 4 * i + k] = Z[ohi + 4 * c + k]
-                Z[ohi + 4 * c + k] = a
-            i = c
-
-
-@_kernel
-def _heap_push(Z, X, time, kind, arg, ver):
-    """Schedule an event. The heap holds at most one live event per unit and per channel (its
-    size, ``I_H``, has slack on top of that); stale completion events left by suspensions are
-    dropped when the heap fills, and if it is still full the run stops with ``ERR_HEAP``."""
-    if Z[S_HN] >= Z[I_H]:
-        _heap_drop_stale(Z, X)
-        if Z[S_HN] >= Z[I_H]:
-            Z[S_ERR] = ERR_HEAP
-            return
-    oht, ohi = Z[I_OHT], Z[I_OHI]
-    seq = Z[S_SEQ]
-    Z[S_SEQ] = seq + 1
-    i = Z[S_HN]
-    Z[S_HN] = i + 1
+def _place(heap, i, t, sq, x):
+    """Put event (t, sq, x) into the hole at slot i, sifting it up or down."""
     while i > 0:
         p = (i - 1) >> 1
-        tp = X[oht + p]
-        if tp < time or (tp == time and Z[ohi + 4 * p] < seq):
+        if _before(heap, p, t, sq):
             break
-        X[oht + i] = tp
-        for k in range(4):
-            Z[ohi + 4 * i + k] = Z[ohi + 4 * p + k]
+        _put(heap, i, heap.time[p], heap.seq[p], heap.src[p])
         i = p
-    X[oht + i] = time
-    Z[ohi + 4 * i + H_SEQ] = seq
-    Z[ohi + 4 * i + H_KIND] = kind
-    Z[ohi + 4 * i + H_ARG] = arg
-    Z[ohi + 4 * i + H_VER] = ver
-
-
-@_kernel
-def _heap_pop(Z, X):
-    """Remove the earliest event; its fields are left in slot n (returned)."""
-    oht, ohi = Z[I_OHT], Z[I_OHI]
-    n = Z[S_HN] - 1
-    Z[S_HN] = n
-    rt = X[oht]
-    r0, r1, r2, r3 = Z[ohi], Z[ohi + 1], Z[ohi + 2], Z[ohi + 3]
-    lt = X[oht + n]
-    l0, l1, l2, l3 = Z[ohi + 4 * n], Z[ohi + 4 * n + 1], Z[ohi + 4 * n + 2], Z[ohi + 4 * n + 3]
-    i = 0
+    n = heap.n[0]
     while True:
         c = 2 * i + 1
         if c >= n:
             break
-        if c + 1 < n and _hless(X, Z, oht, ohi, c + 1, c):
+        if c + 1 < n and _before(heap, c + 1, heap.time[c], heap.seq[c]):
             c += 1
-        tc = X[oht + c]
-        if tc > lt or (tc == lt and Z[ohi + 4 * c] > l0):
+        if not _before(heap, c, t, sq):
             break
-        X[oht + i] = tc
-        for k in range(4):
-            Z[ohi + 4 * i + k] = Z[ohi + 4 * c + k]
+        _put(heap, i, heap.time[c], heap.seq[c], heap.src[c])
         i = c
-    if n > 0:
-        X[oht + i] = lt
-        j = ohi + 4 * i
-        Z[j], Z[j + 1], Z[j + 2], Z[j + 3] = l0, l1, l2, l3
-    X[oht + n] = rt
-    j = ohi + 4 * n
-    Z[j], Z[j + 1], Z[j + 2], Z[j + 3] = r0, r1, r2, r3
-    return n
+    _put(heap, i, t, sq, x)
+
+
+@_inline
+def _heap_push(heap, err, x, t):
+    """Schedule source x's event at time t. A source already pending would break the heap's
+    size bound (one event per source): that is flagged as ERR_HEAP in ``err``, never written."""
+    if heap.pos[x] >= 0 or heap.n[0] >= heap.time.size:
+        err[0] = ERR_HEAP
+        return
+    sq = heap.next_seq[0]
+    heap.next_seq[0] = sq + 1
+    i = heap.n[0]
+    heap.n[0] = i + 1
+    _place(heap, i, t, sq, x)
+
+
+@_kernel
+def _heap_remove(heap, x):
+    """Drop source x's pending event (a suspended operation's completion)."""
+    i = heap.pos[x]
+    if i < 0:
+        return
+    heap.pos[x] = -1
+    n = heap.n[0] - 1
+    heap.n[0] = n
+    if i < n:
+        _place(heap, i, heap.time[n], heap.seq[n], heap.src[n])
+
+
+@_kernel
+def _heap_pop(heap):
+    """Remove the earliest event; returns its source (its time was heap.time[0])."""
+    x = heap.src[0]
+    _heap_remove(heap, x)
+    return x
 
 
 # ---------------------------------------------------------------- helpers
 @_inline
-def _unit_of(Z, ppn):
-    return (ppn % Z[I_PPBS]) % Z[I_U]
+def _unit_of(e, d, ppn):
+    """Global unit holding device d's physical page ppn."""
+    dev = e.devices
+    return dev.unit0[d] + (ppn % dev.ppbs[d]) % dev.n_units[d]
 
 
 @_inline
-def _qht(Z, cls, u):
-    """Index of the head of queue (cls, u) in Z (the tail follows it)."""
-    return Z[I_OQHT] + 2 * (cls * Z[I_U] + u)
+def _fail(e, d, code):
+    e.devices.err[d] = code
+    if e.loop.err[0] == ERR_NONE:
+        e.loop.err[0] = code
+        e.loop.err_device[0] = d
 
 
 @_inline
-def _qslot(Z, cls, u, pos):
-    return Z[I_OQ] + 4 * ((cls * Z[I_U] + u) * Z[I_CAP] + pos % Z[I_CAP])
-
-
-@_inline
-def _ui(Z, u):
-    return Z[I_OUI] + NUI * u
-
-
-@_inline
-def _uf(Z, u):
-    return Z[I_OUF] + 2 * u
-
-
-@_inline
-def _rqf(Z, row, i):
-    return Z[I_ORQF] + row * Z[I_NREQ] + i
-
-
-@_inline
-def _r(Z, row, i):
-    return row * Z[I_NREQ] + i
-
-
-@_inline
-def _enqueue(Z, cls, u, kind, ppn, ref):
-    h = _qht(Z, cls, u)
-    tail = Z[h + 1]
-    if tail - Z[h] >= Z[I_CAP]:
-        Z[S_ERR] = ERR_QUEUE
+def _enqueue(e, cls, u, kind, ppn, ref):
+    q = e.queues
+    tail = q.tail[cls, u]
+    cap = q.kind.shape[2]
+    if tail - q.head[cls, u] >= cap:
+        _fail(e, e.units.device[u], ERR_QUEUE)
         return
-    j = _qslot(Z, cls, u, tail)
-    Z[j] = kind
-    Z[j + 1] = ppn
-    Z[j + 2] = ref
-    Z[j + 3] = Z[S_QSEQ]
-    Z[S_QSEQ] += 1
-    Z[h + 1] = tail + 1
-
-
-# ---------------------------------------------------------------- units and channels
-@_inline
-def _start_xfer(Z, X, c, u):
-    oc = Z[I_OCH] + 4 * c
-    Z[oc + C_BUSY] = 1
-    Z[oc + C_UNIT] = u
-    Z[_ui(Z, u) + U_STAGE] = ST_XFER
-    _heap_push(Z, X, X[V_NOW] + X[F_TX], EV_CHAN, c, 0)
+    j = tail % cap
+    q.kind[cls, u, j] = kind
+    q.ppn[cls, u, j] = ppn
+    q.ref[cls, u, j] = ref
+    q.seq[cls, u, j] = q.next_seq[0]
+    q.next_seq[0] += 1
+    q.tail[cls, u] = tail + 1
 
 
 @_inline
-def _channel_request(Z, X, u):
-    c = u % Z[I_C]
-    oc = Z[I_OCH] + 4 * c
-    if Z[oc + C_BUSY] == 0:
-        _start_xfer(Z, X, c, u)
+def _qlen(q, cls, u):
+    return q.tail[cls, u] - q.head[cls, u]
+
+
+@_inline
+def _head_seq(q, cls, u):
+    return q.seq[cls, u, q.head[cls, u] % q.kind.shape[2]]
+
+
+# ---------------------------------------------------------------- a channel transfer starts
+# The unit's page register is connected to its channel: data in for a program, data out after
+# a read. The channel is busy for t_xfer; its end is a channel event.
+@_inline
+def _start_xfer(e, c, u):
+    ch = e.channels
+    ch.busy[c] = 1
+    ch.unit[c] = u
+    e.units.stage[u] = XFER
+    end = e.loop.now[0] + e.devices.t_xfer[e.units.device[u]]
+    _heap_push(e.heap, e.loop.err, e.units.device.size + c, end)
+
+
+@_inline
+def _channel_request(e, u):
+    """Unit u needs its channel: transfer now, or wait in the channel's ring."""
+    d = e.units.device[u]
+    dev, ch = e.devices, e.channels
+    c = dev.chan0[d] + (u - dev.unit0[d]) % dev.n_chans[d]
+    if ch.busy[c] == 0:
+        _start_xfer(e, c, u)
     else:
-        Z[_ui(Z, u) + U_STAGE] = ST_WAITCH
-        Z[Z[I_OCHQ] + c * Z[I_U] + Z[oc + C_TAIL] % Z[I_U]] = u
-        Z[oc + C_TAIL] += 1
+        e.units.stage[u] = WAITCH
+        ch.wait[c, ch.tail[c] % ch.wait.shape[1]] = u
+        ch.tail[c] += 1
 
 
+# ---------------------------------------------------------------- an array operation starts
+# The plane senses, programs or erases (or the disk seeks, rotates and transfers) for dur;
+# its end is the unit's event.
 @_inline
-def _array_op(Z, X, u, dur):
-    o = _ui(Z, u)
-    Z[o + U_STAGE] = ST_ARRAY
-    end = X[V_NOW] + dur
-    X[_uf(Z, u) + UF_END] = end
-    _heap_push(Z, X, end, EV_UNIT, u, Z[o + U_VER])
+def _array_op(e, u, dur):
+    e.units.stage[u] = ARRAY
+    end = e.loop.now[0] + dur
+    e.units.end[u] = end
+    _heap_push(e.heap, e.loop.err, u, end)
 
 
 @_kernel
-def _start_op(Z, X, P, u, kind, ppn, ref):
-    o = _ui(Z, u)
-    Z[o + U_KIND] = kind
-    Z[o + U_PPN] = ppn
-    Z[o + U_REF] = ref
-    if (kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE) and ref >= 0:
-        j = _rqf(Z, R_START, ref)
-        if X[j] < 0:
-            X[j] = X[V_NOW]
+def _disk_time(e, d, lba, pages):
+    """Service time of a disk access of ``pages`` LBAs at ``lba`` starting now: seek from the
+    head's LBA (square-root seek curve), wait for the sector to come round (the platter turns
+    continuously from angle 0 at time 0; a track holds one revolution of media bytes), read
+    or write the data at the zone's media rate."""
+    k = e.disks
+    n = k.lbas[d]
+    dist = abs(lba - k.head[d]) / n
+    seek = k.seek_track[d] + k.seek_coef[d] * np.sqrt(dist) if lba != k.head[d] else 0.0
+    x = lba / n
+    rate = k.bytes_outer[d] - (k.bytes_outer[d] - k.bytes_inner[d]) * x
+    track = rate * k.rev[d]
+    target = (lba * k.block[d] % track) / track
+    angle = ((e.loop.now[0] + seek) / k.rev[d]) % 1.0
+    wait = ((target - angle) % 1.0) * k.rev[d]
+    if k.rev[d] - wait < k.block[d] / rate:
+        wait = 0.0  # the sector is (within one block: the linear zone model's rounding) under the head
+    k.head[d] = lba + pages
+    return seek + wait + pages * k.block[d] / rate
+
+
+@_inline
+def _start_op(e, u, kind, ppn, ref):
+    """Unit u starts an operation: a read senses, a program first takes its data over the
+    channel, an erase erases, a disk access seeks."""
+    units, req = e.units, e.requests
+    d = units.device[u]
+    units.kind[u] = kind
+    units.ppn[u] = ppn
+    units.ref[u] = ref
+    if (kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK) and ref >= 0:
+        if req.start[ref] < 0:
+            req.start[ref] = e.loop.now[0]
     if kind == K_HREAD or kind == K_GREAD:
-        _array_op(Z, X, u, X[F_TR + P[ppn]])
+        _array_op(e, u, e.devices.t_read[d, e.ptype[e.devices.page0[d] + ppn]])
     elif kind == K_HWRITE or kind == K_GPROG:
-        _channel_request(Z, X, u)
+        _channel_request(e, u)
+    elif kind == K_DISK:
+        _array_op(e, u, _disk_time(e, d, ppn, req.pages[ref]))
     else:
-        _array_op(Z, X, u, X[F_TBERS])
+        _array_op(e, u, e.devices.t_erase[d])
 
 
 @_inline
-def _qlen(Z, cls, u):
-    h = _qht(Z, cls, u)
-    return Z[h + 1] - Z[h]
-
-
-@_inline
-def _head_seq(Z, cls, u):
-    return Z[_qslot(Z, cls, u, Z[_qht(Z, cls, u)]) + 3]
-
-
-@_kernel
-def _pick_class(Z, u):
+def _pick_class(e, u):
     """Queue class the idle unit serves next, or -1 if all are empty."""
-    nr = _qlen(Z, Q_READ, u) > 0
-    nw = _qlen(Z, Q_WRITE, u) > 0
-    ng = _qlen(Z, Q_GC, u) > 0
-    if Z[I_SCHED] == SCHED_READ:
+    q = e.queues
+    d = e.units.device[u]
+    nr = _qlen(q, Q_READ, u) > 0
+    nw = _qlen(q, Q_WRITE, u) > 0
+    ng = _qlen(q, Q_GC, u) > 0
+    if e.devices.sched[d] == SCHED_READ:
         if nr:
             return Q_READ
         host = Q_WRITE if nw else -1
     else:
         host = -1
         if nr and nw:
-            host = Q_READ if _head_seq(Z, Q_READ, u) < _head_seq(Z, Q_WRITE, u) else Q_WRITE
+            host = Q_READ if _head_seq(q, Q_READ, u) < _head_seq(q, Q_WRITE, u) else Q_WRITE
         elif nr:
             host = Q_READ
         elif nw:
             host = Q_WRITE
-    if Z[S_FG] != 0 and ng and host != Q_READ:
+    if e.devices.fg[d] != 0 and ng and host != Q_READ:
         return Q_GC  # foreground GC goes before host writes
     if host >= 0:
         return host
@@ -349,97 +511,102 @@ def _pick_class(Z, u):
     return -1
 
 
+# ---------------------------------------------------------------- a unit takes its next operation
 @_kernel
-def _start_next(Z, X, P, u):
-    """Give an idle unit its next operation (or resume a suspended one)."""
-    o = _ui(Z, u)
-    if Z[o + U_SHAS]:
-        if _qlen(Z, Q_READ, u) > 0:
+def _start_next(e, u):
+    """Give an idle unit its next operation, or resume its suspended one once no host read is
+    queued."""
+    units, q = e.units, e.queues
+    if units.suspended[u]:
+        if _qlen(q, Q_READ, u) > 0:
             cls = Q_READ
         else:  # resume the suspended program or erase
-            Z[o + U_SHAS] = 0
-            Z[o + U_KIND] = Z[o + U_SKIND]
-            Z[o + U_PPN] = Z[o + U_SPPN]
-            Z[o + U_REF] = Z[o + U_SREF]
-            _array_op(Z, X, u, X[_uf(Z, u) + UF_SREM] + X[F_RESUME])
+            units.suspended[u] = 0
+            units.kind[u] = units.s_kind[u]
+            units.ppn[u] = units.s_ppn[u]
+            units.ref[u] = units.s_ref[u]
+            _array_op(e, u, units.s_left[u] + e.devices.t_resume[units.device[u]])
             return
     else:
-        cls = _pick_class(Z, u)
+        cls = _pick_class(e, u)
         if cls < 0:
-            Z[o + U_STAGE] = ST_IDLE
+            units.stage[u] = IDLE
             return
-    h = _qht(Z, cls, u)
-    j = _qslot(Z, cls, u, Z[h])
-    Z[h] += 1
-    _start_op(Z, X, P, u, Z[j], Z[j + 1], Z[j + 2])
+    j = q.head[cls, u] % q.kind.shape[2]
+    q.head[cls, u] += 1
+    _start_op(e, u, q.kind[cls, u, j], q.ppn[cls, u, j], q.ref[cls, u, j])
 
 
-@_kernel
-def _maybe_suspend(Z, X, P, u):
-    """With suspension on, suspend the program or erase in the array of unit u if host reads
-    are queued there and it is not already suspended, and serve the reads."""
-    o = _ui(Z, u)
-    if Z[I_SUSPEND] == 0 or Z[o + U_STAGE] != ST_ARRAY or Z[o + U_SHAS] != 0 or _qlen(Z, Q_READ, u) == 0:
+# ---------------------------------------------------------------- a program or erase is suspended
+# A host read reached a unit programming or erasing in its array: the operation stops, keeps
+# its remaining time, its completion event is dropped, and the unit serves the reads.
+@_inline
+def _maybe_suspend(e, u):
+    units = e.units
+    d = units.device[u]
+    if (e.devices.suspend[d] == 0 or units.stage[u] != ARRAY or units.suspended[u] != 0
+            or _qlen(e.queues, Q_READ, u) == 0):
         return
-    k = Z[o + U_KIND]
+    k = units.kind[u]
     if k == K_HWRITE or k == K_GPROG or k == K_ERASE or k == K_RERASE:
-        Z[o + U_SHAS] = 1
-        Z[o + U_SKIND] = k
-        Z[o + U_SPPN] = Z[o + U_PPN]
-        Z[o + U_SREF] = Z[o + U_REF]
-        f = _uf(Z, u)
-        X[f + UF_SREM] = X[f + UF_END] - X[V_NOW]
-        Z[o + U_VER] += 1  # the pending completion event is now stale
-        Z[o + U_STAGE] = ST_IDLE
-        Z[S_SUSPENDS] += 1
-        _start_next(Z, X, P, u)
+        units.suspended[u] = 1
+        units.s_kind[u] = k
+        units.s_ppn[u] = units.ppn[u]
+        units.s_ref[u] = units.ref[u]
+        units.s_left[u] = units.end[u] - e.loop.now[0]
+        _heap_remove(e.heap, u)
+        units.stage[u] = IDLE
+        e.stats.suspends[d] += 1
+        _start_next(e, u)
 
 
 @_kernel
-def _submit(Z, X, P, cls, u, kind, ppn, ref):
+def _submit(e, cls, u, kind, ppn, ref):
     """Queue an operation on unit u; start it at once if the unit is idle; a host read
     suspends a program or erase in its array phase when suspension is on (a read arriving
     while a program's data is still coming in over the channel, or while the program waits for
     the channel, suspends it the moment its array phase starts: see :func:`_on_channel`)."""
-    _enqueue(Z, cls, u, kind, ppn, ref)
-    o = _ui(Z, u)
-    if Z[o + U_STAGE] == ST_IDLE and Z[o + U_SHAS] == 0:
-        _start_next(Z, X, P, u)
+    _enqueue(e, cls, u, kind, ppn, ref)
+    units = e.units
+    if units.stage[u] == IDLE and units.suspended[u] == 0:
+        _start_next(e, u)
     elif cls == Q_READ:
-        _maybe_suspend(Z, X, P, u)
+        _maybe_suspend(e, u)
 
 
 # ---------------------------------------------------------------- page types
 @_inline
-def _choose_type(Z, u, ppn, gc):
+def _choose_type(e, d, u, ppn, gc):
     """Page type of a new program on unit u: its position in the block, or with fast-page
     steering the fastest type (host) / slowest type (GC) that keeps every type within a slack
     of the least-used one on that unit."""
-    bits = Z[I_BITS]
+    dev = e.devices
+    bits = dev.bits[d]
     if bits == 1:
         return 0
-    if Z[I_STEER] == 0:
-        return ((ppn % Z[I_PPBS]) // Z[I_U]) % bits
-    oc = Z[I_OCNT] + 4 * u
-    mn = Z[oc]
+    if dev.steer[d] == 0:
+        return ((ppn % dev.ppbs[d]) // dev.n_units[d]) % bits
+    cnt = e.units.programs
+    mn = cnt[u, 0]
     for k in range(1, bits):
-        if Z[oc + k] < mn:
-            mn = Z[oc + k]
+        if cnt[u, k] < mn:
+            mn = cnt[u, k]
     chosen = 0
     for j in range(bits):
-        k = Z[I_ORDER + (bits - 1 - j if gc else j)]
-        if Z[oc + k] - mn < Z[I_SLACK]:
+        k = dev.order[d, bits - 1 - j if gc else j]
+        if cnt[u, k] - mn < dev.slack[d]:
             chosen = k
             break
-    Z[oc + chosen] += 1
+    cnt[u, chosen] += 1
     return chosen
 
 
-# ---------------------------------------------------------------- FTL side: host writes and GC jobs
-@_kernel
-def _map_host_write(Z, P, s, lba):
-    """Map one host page write (as flashlab.ftl's _host_write, without its synchronous GC);
-    returns the physical page. The caller has checked there is room."""
+# ---------------------------------------------------------------- FTL side: host writes
+@_inline
+def _map_host_write(e, d, lba):
+    """Map one host page write of device d (as flashlab.ftl's _host_write, without its
+    synchronous GC); returns the physical page. The caller has checked there is room."""
+    s = e.ftl[d]
     l2p, blk, ctr = s[1], s[2], s[5]
     if F._room(s, 0) == 0:
         F._open(s, 0)
@@ -449,40 +616,48 @@ def _map_host_write(Z, P, s, lba):
     f = ctr[F.FRONT]
     ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
     hw = ctr[F.HOST_WRITES]
-    P[ppn] = _choose_type(Z, _unit_of(Z, ppn), ppn, False)
+    e.ptype[e.devices.page0[d] + ppn] = _choose_type(e, d, _unit_of(e, d, ppn), ppn, False)
     F._program(s, 0, lba, np.int32(np.int64(hw) & 0xFFFFFFFF))
     ctr[F.HOST_WRITES] = hw + 1
     return ppn
 
 
+# ---------------------------------------------------------------- GC picks a victim
+# The job remaps the victim's valid pages to the GC frontier at once (the FTL's _relocate
+# without the erase) and queues one copy read per page; the erase comes when all are copied.
 @_kernel
-def _queue_erases(Z, X, P):
-    n = Z[I_U]
-    Z[S_JOBERASE] = n
-    base = Z[S_JOBV] * Z[I_PPBS]
-    for u in range(n):
-        _submit(Z, X, P, Q_GC, u, K_ERASE, base + u, -1)
+def _queue_erases(e, d):
+    dev = e.devices
+    n = dev.n_units[d]
+    e.jobs.erases_left[d] = n
+    base = e.jobs.victim[d] * dev.ppbs[d]
+    for k in range(n):
+        _submit(e, Q_GC, dev.unit0[d] + k, K_ERASE, base + k, NO_REF)
 
 
 @_kernel
-def _start_job(Z, X, P, s):
-    """Pick a victim, remap its valid pages to the GC frontier (the FTL's _relocate without the
-    erase) and queue the copy reads; the erase is queued when the last copy is programmed."""
+def _start_job(e, d):
+    s = e.ftl[d]
+    job = e.jobs
     pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][F.P_PPB]
     v = F._pick_victim(s)
     if v < 0:
         return
     if not F._can_relocate(s, blk[F.VALID, v]):
-        Z[S_ERR] = ERR_NO_SPACE
+        _fail(e, d, ERR_NO_SPACE)
         return
     lst = F._list_of(s, v)
     if lst >= 0:
         F._list_remove(s, lst, v)
     blk[F.STATE, v] = F.B_FREE  # being cleaned: in no list and not in the pool until erased
     base = v * ppb
-    oj = Z[I_OJOB]
     j = 0
-    Z[S_JOBV] = v
+    job.victim[d] = v
+    g = e.devices.group[d]
+    if g >= 0:
+        e.groups.active[g] += 1
+        e.groups.peak[g] = max(e.groups.peak[g], e.groups.active[g])
+    page0 = e.devices.page0[d]
     for i in range(ppb):
         lba = pages[F.P2L, base + i]
         if lba >= 0:
@@ -490,285 +665,364 @@ def _start_job(Z, X, P, s):
                 F._open(s, F.GC_STREAM)
             f = ctr[F.FRONT + F.GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
-            P[dst] = _choose_type(Z, _unit_of(Z, dst), dst, True)
+            e.ptype[page0 + dst] = _choose_type(e, d, _unit_of(e, d, dst), dst, True)
             F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
-            Z[oj + j] = base + i
-            Z[oj + ppb + j] = dst
+            job.src[d, j] = base + i
+            job.dst[d, j] = dst
             j += 1
     ctr[F.LAST_VICTIM] = v
-    Z[S_JOBLEFT] = j
-    Z[S_JOBVALID] = j
+    job.copies_left[d] = j
+    job.valid[d] = j
     for k in range(j):
-        src = Z[oj + k]
-        _submit(Z, X, P, Q_GC, _unit_of(Z, src), K_GREAD, src, k)
+        src = job.src[d, k]
+        _submit(e, Q_GC, _unit_of(e, d, src), K_GREAD, src, k)
     if j == 0:
-        _queue_erases(Z, X, P)
+        _queue_erases(e, d)
 
 
-@_kernel
-def _update_gc(Z, X, P, s):
-    """Foreground state from the free-block count; start a GC job when one is due."""
-    mode = Z[I_GC]
+@_inline
+def _update_gc(e, d):
+    """Foreground state from the free-block count; start a GC job when one is due and the
+    device's GC group has a free slot."""
+    dev = e.devices
+    mode = dev.gc[d]
     if mode == GC_OFF:
         return
-    free = s[5][F.FREE_BLOCKS]
-    fg = free < Z[I_CRIT]
-    if fg and Z[S_FG] == 0:
-        Z[S_FG] = 1
-        X[V_TOKENS] = 0.0
-        X[V_FGSINCE] = X[V_NOW]
-    elif not fg and Z[S_FG] != 0:
-        Z[S_FG] = 0
-        X[V_FGTIME] += X[V_NOW] - X[V_FGSINCE]
-    if Z[S_JOBV] < 0 and Z[S_ERR] == ERR_NONE:
-        if fg or (mode == GC_BG and free < Z[I_BGWM]):
-            _start_job(Z, X, P, s)
+    free = e.ftl[d][5][F.FREE_BLOCKS]
+    fg = free < dev.gc_critical[d]
+    if fg and dev.fg[d] == 0:
+        dev.fg[d] = 1
+        dev.tokens[d] = 0.0
+        dev.fg_since[d] = e.loop.now[0]
+    elif not fg and dev.fg[d] != 0:
+        dev.fg[d] = 0
+        dev.fg_time[d] += e.loop.now[0] - dev.fg_since[d]
+    if e.jobs.victim[d] < 0 and e.loop.err[0] == ERR_NONE:
+        if fg or (mode == GC_BG and free < dev.gc_background[d]):
+            g = dev.group[d]
+            if g < 0 or e.groups.active[g] < e.groups.limit[g]:
+                _start_job(e, d)
 
 
 # ---------------------------------------------------------------- host requests
-@_kernel
-def _write_gate(Z, X, s, k):
-    """True if a host write of k pages may enter the device now."""
+@_inline
+def _write_gate(e, d, k):
+    """True if a host write of k pages may enter flash device d now."""
+    s = e.ftl[d]
+    dev = e.devices
     ppb = s[6][F.P_PPB]
     room = F._room(s, 0)
     free = s[5][F.FREE_BLOCKS]
-    if Z[I_GC] == GC_OFF:
+    if dev.gc[d] == GC_OFF:
         return room + free * ppb >= k
     if room + max(0, free - 1) * ppb < k:  # the last free block is kept for GC
         return False
-    if Z[S_FG] != 0:
-        if Z[I_FGPOL] == FG_WAIT:
+    if dev.fg[d] != 0:
+        if dev.fg_policy[d] == FG_WAIT:
             return False
-        if X[V_TOKENS] < k:
+        if dev.tokens[d] < k:
             return False
-        X[V_TOKENS] -= k
+        dev.tokens[d] -= k
     return True
 
 
 @_kernel
-def _sample(Z, X, s):
-    row = Z[S_ROW]
-    if row >= Z[I_NROWS]:
+def _sample(e, d):
+    st, dev = e.stats, e.devices
+    row = st.rows[d]
+    if row >= st.series.shape[1]:
         return
-    Z[S_ROW] = row + 1
-    ctr = s[5]
-    o = Z[I_OSER] + row * NSER
-    X[o + SR_TIME] = X[V_NOW]
-    X[o + SR_DONE] = Z[S_DONE]
-    X[o + SR_HWRITES] = ctr[F.HOST_WRITES]
-    X[o + SR_HPROG] = Z[S_HPROG]
-    X[o + SR_HREADP] = Z[S_HREADP]
-    X[o + SR_GCOPIES] = Z[S_GPROG]
-    X[o + SR_ERASES] = Z[S_PERASE]
-    X[o + SR_FREE] = ctr[F.FREE_BLOCKS]
-    fgt = X[V_FGTIME]
-    if Z[S_FG] != 0:
-        fgt += X[V_NOW] - X[V_FGSINCE]
-    X[o + SR_FGTIME] = fgt
-    X[o + SR_QUEUED] = Z[S_INFL] + (Z[S_RT] - Z[S_RH]) + (Z[S_WT] - Z[S_WH])
+    st.rows[d] = row + 1
+    out = st.series[d, row]
+    now = e.loop.now[0]
+    out[SR_TIME] = now
+    out[SR_DONE] = st.done[d]
+    out[SR_HPROG] = st.host_programs[d]
+    out[SR_HREADP] = st.flash_reads[d]
+    out[SR_GCOPIES] = st.gc_programs[d]
+    out[SR_ERASES] = st.erases[d]
+    if dev.kind[d] == FLASH:
+        ctr = e.ftl[d][5]
+        out[SR_HWRITES] = ctr[F.HOST_WRITES]
+        out[SR_FREE] = ctr[F.FREE_BLOCKS]
+    fgt = dev.fg_time[d]
+    if dev.fg[d] != 0:
+        fgt += now - dev.fg_since[d]
+    out[SR_FGTIME] = fgt
+    out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d]
 
 
-@_kernel
-def _complete(Z, X, s, i):
-    X[_rqf(Z, R_DONE, i)] = X[V_NOW]
-    Z[S_INFL] -= 1
-    Z[S_DONE] += 1
-    if Z[I_SAMPLE] > 0 and Z[S_DONE] % Z[I_SAMPLE] == 0:
-        _sample(Z, X, s)
-    if Z[I_CLOSED]:
-        Z[S_TOISSUE] += 1  # the closed loop replaces it (issued by _settle, no recursion)
+@_inline
+def _complete(e, d, i):
+    """Request i of device d is done."""
+    e.requests.done[i] = e.loop.now[0]
+    e.devices.inflight[d] -= 1
+    st = e.stats
+    st.done[d] += 1
+    e.loop.done[0] += 1
+    every = e.loop.sample_every[0]
+    if every > 0 and st.done[d] % every == 0:
+        _sample(e, d)
+    if e.loop.closed[0]:
+        e.loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
 
 
-@_kernel
-def _issue(Z, X, R, i):
-    """Request i arrives at the host queue (closed loop: now; open loop: its arrival time)."""
-    if Z[I_CLOSED]:
-        X[_rqf(Z, R_ARR, i)] = X[V_NOW]
-    if R[_r(Z, R_OP, i)] == OP_WRITE:
-        R[_r(Z, R_PWRITE, Z[S_WT])] = i
-        Z[S_WT] += 1
+@_inline
+def _wait_push(e, d, w, i):
+    dev = e.devices
+    e.requests.link[i] = -1
+    t = dev.wait_tail[d, w]
+    if t < 0:
+        dev.wait_head[d, w] = i
     else:
-        R[_r(Z, R_PREAD, Z[S_RT])] = i
-        Z[S_RT] += 1
+        e.requests.link[t] = i
+    dev.wait_tail[d, w] = i
+    dev.waiting[d] += 1
 
 
-@_kernel
-def _dispatch(Z, X, R, P, s):
-    """Move waiting requests into the device while the queue depth (and the write gate) allow."""
-    l2p = s[1]
-    qd = Z[I_QD]
-    while Z[S_RH] < Z[S_RT] and Z[S_INFL] < qd:
-        i = R[_r(Z, R_PREAD, Z[S_RH])]
-        Z[S_RH] += 1
-        Z[S_INFL] += 1
-        op = R[_r(Z, R_OP, i)]
-        lba = R[_r(Z, R_LBA, i)]
-        left = _r(Z, R_LEFT, i)
-        if op == OP_READ:
-            k = R[_r(Z, R_NP, i)]
-            R[left] = k
+@_inline
+def _wait_pop(e, d, w):
+    dev = e.devices
+    i = dev.wait_head[d, w]
+    nxt = e.requests.link[i]
+    dev.wait_head[d, w] = nxt
+    if nxt < 0:
+        dev.wait_tail[d, w] = -1
+    dev.waiting[d] -= 1
+    return i
+
+
+# ---------------------------------------------------------------- a request arrives
+# It joins its device's read or write FIFO (closed loop: now; open loop: at its arrival time).
+@_inline
+def _issue(e, i):
+    req = e.requests
+    if e.loop.closed[0]:
+        req.arrival[i] = e.loop.now[0]
+    _wait_push(e, req.device[i], W_WRITE if req.op[i] == OP_WRITE else W_READ, i)
+
+
+@_inline
+def _dispatch(e, d):
+    """Move waiting requests into device d while its queue depth (and the write gate) allow."""
+    dev, req = e.devices, e.requests
+    qd = dev.qd[d]
+    disk = dev.kind[d] == HDD
+    while dev.wait_head[d, W_READ] >= 0 and dev.inflight[d] < qd:
+        i = _wait_pop(e, d, W_READ)
+        dev.inflight[d] += 1
+        op = req.op[i]
+        lba = req.lba[i]
+        if disk:
+            req.left[i] = 1
+            _submit(e, Q_READ, dev.unit0[d], K_DISK, lba, i)
+        elif op == OP_READ:
+            s = e.ftl[d]
+            l2p = s[1]
+            k = req.pages[i]
+            req.left[i] = k
             s[5][F.HOST_READS] += k
             for p in range(k):
-                ppn = l2p[lba + p]
+                ppn = np.int64(l2p[lba + p])
                 if ppn < 0:  # unmapped: answered without a flash read
-                    R[left] -= 1
+                    req.left[i] -= 1
                 else:
-                    _submit(Z, X, P, Q_READ, _unit_of(Z, ppn), K_HREAD, ppn, i)
-            if R[left] == 0:
-                X[_rqf(Z, R_START, i)] = X[V_NOW]
-                _complete(Z, X, s, i)
+                    _submit(e, Q_READ, _unit_of(e, d, ppn), K_HREAD, ppn, i)
+            if req.left[i] == 0:
+                req.start[i] = e.loop.now[0]
+                _complete(e, d, i)
         else:  # raw NAND operations on a given physical page
-            R[left] = 1
-            u = _unit_of(Z, lba)
+            req.left[i] = 1
+            u = _unit_of(e, d, lba)
             if op == OP_RAW_READ:
-                _submit(Z, X, P, Q_READ, u, K_HREAD, lba, i)
+                _submit(e, Q_READ, u, K_HREAD, lba, i)
             elif op == OP_RAW_PROG:
-                _submit(Z, X, P, Q_WRITE, u, K_HWRITE, lba, i)
+                _submit(e, Q_WRITE, u, K_HWRITE, lba, i)
             else:
-                _submit(Z, X, P, Q_WRITE, u, K_RERASE, lba, i)
-    while Z[S_WH] < Z[S_WT] and Z[S_INFL] < qd and Z[S_ERR] == ERR_NONE:
-        i = R[_r(Z, R_PWRITE, Z[S_WH])]
-        k = R[_r(Z, R_NP, i)]
-        if not _write_gate(Z, X, s, k):
+                _submit(e, Q_WRITE, u, K_RERASE, lba, i)
+    while dev.wait_head[d, W_WRITE] >= 0 and dev.inflight[d] < qd and e.loop.err[0] == ERR_NONE:
+        i = dev.wait_head[d, W_WRITE]
+        k = req.pages[i]
+        if disk:
+            _wait_pop(e, d, W_WRITE)
+            dev.inflight[d] += 1
+            req.left[i] = 1
+            _submit(e, Q_WRITE, dev.unit0[d], K_DISK, req.lba[i], i)
+            continue
+        if not _write_gate(e, d, k):
             break
-        Z[S_WH] += 1
-        Z[S_INFL] += 1
-        R[_r(Z, R_LEFT, i)] = k
-        lba = R[_r(Z, R_LBA, i)]
+        _wait_pop(e, d, W_WRITE)
+        dev.inflight[d] += 1
+        req.left[i] = k
+        lba = req.lba[i]
         for p in range(k):
-            ppn = _map_host_write(Z, P, s, lba + p)
-            _submit(Z, X, P, Q_WRITE, _unit_of(Z, ppn), K_HWRITE, ppn, i)
-        _update_gc(Z, X, P, s)
+            ppn = _map_host_write(e, d, lba + p)
+            _submit(e, Q_WRITE, _unit_of(e, d, ppn), K_HWRITE, ppn, i)
+        _update_gc(e, d)
 
 
-@_kernel
-def _settle(Z, X, R, P, s):
+@_inline
+def _dispatchable(e, d):
+    dev = e.devices
+    return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0
+
+
+@_inline
+def _settle(e):
     """After an event: issue the closed loop's replacement requests and let waiting requests in."""
+    loop = e.loop
+    nreq = e.requests.op.size
     while True:
-        while Z[S_TOISSUE] > 0:
-            Z[S_TOISSUE] -= 1
-            if Z[S_NEXT] < Z[I_NREQ]:
-                i = Z[S_NEXT]
-                Z[S_NEXT] = i + 1
-                _issue(Z, X, R, i)
-        if Z[S_INFL] < Z[I_QD] and (Z[S_RH] < Z[S_RT] or Z[S_WH] < Z[S_WT]):
-            _dispatch(Z, X, R, P, s)
-        if Z[S_TOISSUE] == 0:
+        while loop.to_issue[0] > 0:
+            loop.to_issue[0] -= 1
+            if loop.next[0] < nreq:
+                i = loop.next[0]
+                loop.next[0] = i + 1
+                _issue(e, i)
+        for d in range(e.devices.kind.size):
+            if _dispatchable(e, d):
+                _dispatch(e, d)
+        if loop.to_issue[0] == 0:
             return
 
 
-# ---------------------------------------------------------------- completions
-@_kernel
-def _finish(Z, X, R, P, s, u):
+# ---------------------------------------------------------------- a unit's operation ends
+# Host read, program or raw erase: the request has one page less to go. GC copy read: its
+# program is queued on the destination unit. GC program: one copy less; the last queues the
+# erases. GC erase: the last one ends the job (the FTL erases the victim).
+@_inline
+def _finish(e, u):
     """The operation on unit u is complete: the unit goes idle, then its effects happen."""
-    o = _ui(Z, u)
-    kind = Z[o + U_KIND]
-    ref = Z[o + U_REF]
-    Z[o + U_STAGE] = ST_IDLE
-    if kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE:
+    units, st, job = e.units, e.stats, e.jobs
+    d = units.device[u]
+    kind = units.kind[u]
+    ref = units.ref[u]
+    units.stage[u] = IDLE
+    if kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK:
         if kind == K_HREAD:
-            Z[S_HREADP] += 1
+            st.flash_reads[d] += 1
         elif kind == K_HWRITE:
-            Z[S_HPROG] += 1
-        else:
-            Z[S_PERASE] += 1
-        left = _r(Z, R_LEFT, ref)
-        R[left] -= 1
-        if R[left] == 0:
-            _complete(Z, X, s, ref)
+            st.host_programs[d] += 1
+        elif kind == K_RERASE:
+            st.erases[d] += 1
+        req = e.requests
+        req.left[ref] -= 1
+        if req.left[ref] == 0:
+            _complete(e, d, ref)
     elif kind == K_GREAD:
-        Z[S_GREAD] += 1
-        dst = Z[Z[I_OJOB] + Z[I_PPBS] + ref]
-        _submit(Z, X, P, Q_GC, _unit_of(Z, dst), K_GPROG, dst, ref)
+        st.gc_reads[d] += 1
+        dst = job.dst[d, ref]
+        _submit(e, Q_GC, _unit_of(e, d, dst), K_GPROG, dst, ref)
     elif kind == K_GPROG:
-        Z[S_GPROG] += 1
-        Z[S_JOBLEFT] -= 1
-        if Z[S_FG] != 0 and Z[I_FGPOL] == FG_THROTTLE:
-            valid = Z[S_JOBVALID]
-            X[V_TOKENS] += (Z[I_PPBS] - valid) / valid
-        if Z[S_JOBLEFT] == 0:
-            _queue_erases(Z, X, P)
+        st.gc_programs[d] += 1
+        job.copies_left[d] -= 1
+        dev = e.devices
+        if dev.fg[d] != 0 and dev.fg_policy[d] == FG_THROTTLE:
+            valid = job.valid[d]
+            dev.tokens[d] += (dev.ppbs[d] - valid) / valid
+        if job.copies_left[d] == 0:
+            _queue_erases(e, d)
     else:  # K_ERASE of a GC job
-        Z[S_PERASE] += 1
-        Z[S_JOBERASE] -= 1
-        if Z[S_JOBERASE] == 0:
-            v = Z[S_JOBV]
-            Z[S_JOBV] = -1
-            F._erase(s, v)
-            s[5][F.GC_VICTIMS] += 1
-            _update_gc(Z, X, P, s)
-    if Z[o + U_STAGE] == ST_IDLE:
-        _start_next(Z, X, P, u)
+        st.erases[d] += 1
+        job.erases_left[d] -= 1
+        if job.erases_left[d] == 0:
+            _end_job(e, d)
+    if units.stage[u] == IDLE:
+        _start_next(e, u)
 
 
 @_kernel
-def _on_channel(Z, X, R, P, s, c):
-    oc = Z[I_OCH] + 4 * c
-    u = Z[oc + C_UNIT]
-    Z[oc + C_BUSY] = 0
-    if Z[oc + C_HEAD] < Z[oc + C_TAIL]:
-        nxt = Z[Z[I_OCHQ] + c * Z[I_U] + Z[oc + C_HEAD] % Z[I_U]]
-        Z[oc + C_HEAD] += 1
-        _start_xfer(Z, X, c, nxt)
-    o = _ui(Z, u)
-    kind = Z[o + U_KIND]
+def _end_job(e, d):
+    """The GC job's last erase is done: the FTL erases the victim, the group's slot is freed,
+    and this device, then the others of its group in order, may start their next job."""
+    s = e.ftl[d]
+    v = e.jobs.victim[d]
+    e.jobs.victim[d] = -1
+    F._erase(s, v)
+    s[5][F.GC_VICTIMS] += 1
+    g = e.devices.group[d]
+    if g >= 0:
+        e.groups.active[g] -= 1
+    _update_gc(e, d)
+    if g >= 0:
+        for d2 in range(e.devices.kind.size):
+            if d2 != d and e.devices.group[d2] == g and e.jobs.victim[d2] < 0:
+                _update_gc(e, d2)
+
+
+# ---------------------------------------------------------------- a channel transfer ends
+# The channel takes the next waiting unit. Data in: the program starts in the array (and a host
+# read queued meanwhile suspends it at once). Data out: the read is done.
+@_inline
+def _on_channel(e, c):
+    ch, units = e.channels, e.units
+    u = ch.unit[c]
+    ch.busy[c] = 0
+    if ch.head[c] < ch.tail[c]:
+        nxt = ch.wait[c, ch.head[c] % ch.wait.shape[1]]
+        ch.head[c] += 1
+        _start_xfer(e, c, nxt)
+    kind = units.kind[u]
     if kind == K_HWRITE or kind == K_GPROG:
-        _array_op(Z, X, u, X[F_TP + P[Z[o + U_PPN]]])  # data is in: program
+        d = units.device[u]
+        _array_op(e, u, e.devices.t_prog[d, e.ptype[e.devices.page0[d] + units.ppn[u]]])
         # Suspension acts on the array operation: host reads that arrived during the data-in
         # transfer (or while the program waited for the channel) suspend it now, before it
         # has done any work, and it resumes after them with the resume overhead.
-        _maybe_suspend(Z, X, P, u)
+        _maybe_suspend(e, u)
     else:
-        _finish(Z, X, R, P, s, u)  # data is out: the read is done
+        _finish(e, u)  # data is out: the read is done
 
 
+# ---------------------------------------------------------------- the event loop
 @_kernel
-def run_events(Z, X, R, P, s, stop_done):
+def run_events(e, stop_done):
     """Process events until ``stop_done`` requests have completed, the events run out, or an
     error is flagged. Open-loop arrivals come from the arrival times in request order."""
-    closed = Z[I_CLOSED]
-    nreq = Z[I_NREQ]
-    oht, ohi = Z[I_OHT], Z[I_OHI]
-    oarr = Z[I_ORQF] + R_ARR * nreq
+    loop, heap, req = e.loop, e.heap, e.requests
+    closed = loop.closed[0]
+    nreq = req.op.size
+    n_units = e.units.device.size
+    ndev = e.devices.kind.size
     inf = np.inf
-    while Z[S_DONE] < stop_done and Z[S_ERR] == ERR_NONE:
-        t_heap = X[oht] if Z[S_HN] > 0 else inf
+    while loop.done[0] < stop_done and loop.err[0] == ERR_NONE:
+        t_heap = heap.time[0] if heap.n[0] > 0 else inf
         t_arr = inf
-        if not closed and Z[S_NEXT] < nreq:
-            t_arr = X[oarr + Z[S_NEXT]]
+        if not closed and loop.next[0] < nreq:
+            t_arr = req.arrival[loop.next[0]]
         if t_arr == inf and t_heap == inf:
             break
-        Z[S_EVENTS] += 1
+        loop.events[0] += 1
         if t_arr <= t_heap:
-            X[V_NOW] = t_arr
-            i = Z[S_NEXT]
-            Z[S_NEXT] = i + 1
-            _issue(Z, X, R, i)
+            loop.now[0] = t_arr
+            i = loop.next[0]
+            loop.next[0] = i + 1
+            _issue(e, i)
         else:
-            n = _heap_pop(Z, X)
-            X[V_NOW] = X[oht + n]
-            h = ohi + 4 * n
-            if Z[h + H_KIND] == EV_UNIT:
-                u = Z[h + H_ARG]
-                if Z[h + H_VER] == Z[_ui(Z, u) + U_VER]:  # else: suspended since scheduled
-                    k = Z[_ui(Z, u) + U_KIND]
-                    if k == K_HREAD or k == K_GREAD:
-                        _channel_request(Z, X, u)  # sensed: data out
-                    else:
-                        _finish(Z, X, R, P, s, u)
+            loop.now[0] = t_heap
+            x = _heap_pop(heap)
+            if x < n_units:
+                k = e.units.kind[x]
+                if k == K_HREAD or k == K_GREAD:
+                    _channel_request(e, x)  # sensed: data out
+                else:
+                    _finish(e, x)
             else:
-                _on_channel(Z, X, R, P, s, Z[h + H_ARG])
-        if Z[S_TOISSUE] > 0 or (Z[S_INFL] < Z[I_QD] and (Z[S_RH] < Z[S_RT] or Z[S_WH] < Z[S_WT])):
-            _settle(Z, X, R, P, s)
-    return Z[S_DONE]
+                _on_channel(e, x - n_units)
+        due = loop.to_issue[0] > 0
+        for d in range(ndev):
+            due = due or _dispatchable(e, d)
+        if due:
+            _settle(e)
+    return loop.done[0]
 
 
 @_kernel
-def start_closed(Z, X, R, P, s, n):
+def start_closed(e, n):
     """Issue the first n requests of a closed loop at time 0."""
     for _ in range(n):
-        i = Z[S_NEXT]
-        Z[S_NEXT] = i + 1
-        _issue(Z, X, R, i)
-    _settle(Z, X, R, P, s)
+        i = e.loop.next[0]
+        e.loop.next[0] = i + 1
+        _issue(e, i)
+    _settle(e)

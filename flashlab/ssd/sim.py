@@ -43,24 +43,25 @@ module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et a
   rate ``rate_iops`` (seeded) with at most ``qd`` in the device (the rest wait in the host
   queue; latency counts from arrival). Requests are reads or writes of whole pages.
 
+The engine (:mod:`flashlab.ssd.engine`, kernels in :mod:`flashlab.ssd._kernels`) runs any
+number of devices on one clock; this module is its single-drive API.
+
 Times are microseconds, sizes bytes.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.ssd import _kernels as K
+from flashlab.ssd.engine import ERRORS, Engine
 from flashlab.device.geometry import MAX_PHYSICAL_PAGES, Geometry
 from flashlab.device.timing import PRESETS, NandTiming
-from flashlab.ftl import _kernels as FK
-from flashlab.ftl.core import Ftl, FtlConfig, check_capacity
+from flashlab.ftl.core import FtlConfig, check_capacity
 from flashlab.workload import OP_READ, OP_WRITE, Workload
 
 SCHEDULERS = ("fifo", "read_priority")
@@ -390,72 +391,6 @@ def raw_program_bandwidth_mb_s(config: SsdConfig) -> float:
 
 
 # ---------------------------------------------------------------- engine plumbing
-class _Engine:
-    """Allocates the kernel state (see flashlab.ssd._kernels) for one run of ``n`` requests."""
-
-    def __init__(self, config: SsdConfig, n: int, qd: int, max_pages: int, closed: bool,
-                 samples: int, seed: int):
-        self.config = config
-        g, tm = config.geometry, config.timing
-        self.ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
-        U, C = config.units, g.channels
-        bits = tm.bits_per_cell
-        ppbs = g.pages_per_block * U
-        self.sample_every = max(1, n // samples)
-        rows = n // self.sample_every + 2
-        cap = 1 << int(math.ceil(math.log2(qd * max_pages + 2 * g.pages_per_block + U + 16)))
-        H = U + C + 8
-        nz, nx, nr, off = K.layout(U, C, cap, H, ppbs, rows, n)
-        Z = np.zeros(nz, np.int64)
-        X = np.zeros(nx, np.float64)
-        R = np.zeros(nr, np.int32)
-        P = np.zeros(g.physical_pages, np.int8)
-        for name, o in off.items():
-            Z[getattr(K, name)] = o
-        Z[K.I_U], Z[K.I_C], Z[K.I_BITS] = U, C, bits
-        Z[K.I_PPBS], Z[K.I_PPB] = ppbs, g.pages_per_block
-        Z[K.I_SCHED] = SCHEDULERS.index(config.scheduler)
-        Z[K.I_SUSPEND] = int(config.suspend)
-        Z[K.I_GC] = {"off": K.GC_OFF, "foreground": K.GC_FG, "background": K.GC_BG}[config.gc]
-        Z[K.I_FGPOL] = K.FG_THROTTLE if config.foreground == "throttle" else K.FG_WAIT
-        Z[K.I_CRIT], Z[K.I_BGWM] = config.gc_critical, config.gc_background
-        Z[K.I_STEER] = int(config.steering)
-        Z[K.I_CLOSED] = int(closed)
-        Z[K.I_QD], Z[K.I_NREQ] = qd, n
-        Z[K.I_SAMPLE], Z[K.I_CAP], Z[K.I_NROWS] = self.sample_every, cap, rows
-        Z[K.I_SLACK] = max(1, g.pages_per_block // bits)
-        Z[K.I_H] = H
-        Z[K.I_ORDER:K.I_ORDER + bits] = np.argsort(np.asarray(tm.t_prog_us), kind="stable")
-        Z[K.S_JOBV] = -1
-        X[K.F_TX] = config.transfer_us
-        X[K.F_TR:K.F_TR + bits] = tm.t_read_us
-        X[K.F_TP:K.F_TP + bits] = tm.t_prog_us
-        X[K.F_TBERS] = tm.t_erase_us
-        X[K.F_RESUME] = config.resume_overhead_us
-        self.series = X[off["I_OSER"]:off["I_OSER"] + rows * K.NSER].reshape(rows, K.NSER)
-        self.series[:] = np.nan
-        self.rqf = X[off["I_ORQF"]:off["I_ORQF"] + 3 * n].reshape(3, n)
-        self.rqf[:] = np.nan
-        self.rqf[K.R_START] = -1.0
-        self.rqi = R.reshape(K.NR, n)
-        self.Z, self.X, self.R, self.P, self.s, self.n = Z, X, R, P, self.ftl._s, n
-
-    def run(self, progress: bool | None, closed: bool, qd: int) -> None:
-        Z, X, R, P, s, n = self.Z, self.X, self.R, self.P, self.s, self.n
-        if closed:
-            K.start_closed(Z, X, R, P, s, min(qd, n))
-        show = sys.stderr.isatty() if progress is None else bool(progress)
-        step = max(1, n // 100) if show else n
-        with tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
-            done = 0
-            while done < n:
-                new = int(K.run_events(Z, X, R, P, s, min(n, done + step)))
-                bar.update(new - done)
-                if new == done or Z[K.S_ERR] != K.ERR_NONE:
-                    break  # no more events (stalled) or an error
-                done = new
-
-
 def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition_fills: float,
               precondition_size: int):
     """Request arrays (op, lba, pages, phase) and open-loop arrival times."""
@@ -468,6 +403,9 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
     ops_l, lbas_l, pages_l, phase_l = [], [], [], []
     if precondition_fills > 0:
         kp = _pages("precondition_size", precondition_size, g)
+        if kp > user:
+            raise ValueError(f"precondition_size must be at most the user capacity of {user * g.page_size} bytes; "
+                             f"got {precondition_size}")
         slots = user // kp
         npre = max(1, round(precondition_fills * user / kp))
         ops_l.append(np.zeros(npre, np.int8))
@@ -511,9 +449,6 @@ def _pages(name: str, size: int, g: Geometry) -> int:
     check_int(name, size, 1, 2**40)
     if size % g.page_size:
         raise ValueError(f"{name} must be a multiple of the page size {g.page_size} bytes; got {size}")
-    if size // g.page_size > g.user_pages:
-        raise ValueError(f"{name} must be at most the drive's user capacity "
-                         f"{g.user_pages * g.page_size} bytes; got {size}")
     return size // g.page_size
 
 
@@ -562,50 +497,39 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
 
 def _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress, ptypes=None):
     n = ops.size
-    closed = arrivals is None
-    eng = _Engine(config, n, load.qd, int(pages.max()), closed, samples, seed)
-    rqi, rqf = eng.rqi, eng.rqf
-    rqi[K.R_OP], rqi[K.R_LBA], rqi[K.R_LEFT] = ops, lbas, 0
-    rqi[K.R_NP] = pages
+    eng = Engine([config], ops, lbas, pages, np.zeros(n, np.int64), arrivals, load.qd, [load.qd], [-1], [],
+                 samples, seed)
     if ptypes is not None:
-        eng.P[lbas] = ptypes
-    if not closed:
-        rqf[K.R_ARR] = arrivals
-    eng.run(progress, closed, load.qd)
+        eng.ptype[lbas] = ptypes
+    eng.run(progress)
     return _result(eng, config, load, ops, lbas, pages, phase)
 
 
-_STALL = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
-          K.ERR_NO_SPACE: "no free block left for garbage collection",
-          K.ERR_HEAP: "the event heap overflowed"}
-
-
 def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
-    s, sv, rqf, series = eng.s, eng.Z, eng.rqf, eng.series
-    rows = int(sv[K.S_ROW])
-    ser = {name: series[:rows, i].copy() for i, name in enumerate(SERIES_NAMES)}
-    ctr = s[5]
-    done = rqf[K.R_DONE].copy()
-    arr = rqf[K.R_ARR].copy()
-    hw = int(ctr[FK.HOST_WRITES])
-    counters = {
-        "host_page_writes": hw, "host_programs": int(sv[K.S_HPROG]),
-        "host_page_reads": int(ctr[FK.HOST_READS]), "flash_reads": int(sv[K.S_HREADP]),
-        "gc_copies": int(ctr[FK.GC_COPIES]), "gc_programs": int(sv[K.S_GPROG]), "gc_reads": int(sv[K.S_GREAD]),
-        "erases": int(sv[K.S_PERASE]), "superblock_erases": int(ctr[FK.ERASE_OPS]),
-        "gc_victims": int(ctr[FK.GC_VICTIMS]), "events": int(sv[K.S_EVENTS]),
-        "suspensions": int(sv[K.S_SUSPENDS]), "free_blocks": int(ctr[FK.FREE_BLOCKS]),
-        "requests_done": int(sv[K.S_DONE]),
-    }
-    err = int(sv[K.S_ERR])
+    counters = eng.counters(0)
+    req = eng.requests
+    done = req.done.copy()
+    arr = req.arrival.copy()
+    hw = counters["host_page_writes"]
+    err = int(eng.loop.err[0])
     stalled = counters["requests_done"] < ops.size
-    reason = _STALL[err] if err else ("the device is full and GC is off" if stalled else "")
+    if err:
+        reason = ERRORS[err]
+    elif not stalled:
+        reason = ""
+    elif not np.isfinite(arr[int(eng.loop.next[0]):]).all() and not eng.closed:
+        reason = "arrival times overflow (rate_iops too low): the remaining requests never arrive"
+    elif config.gc == "off":
+        reason = "the device is full and GC is off"
+    else:
+        reason = (f"writes wait for room GC cannot make: a request of up to {int(pages.max())} pages needs more "
+                  f"than the free space GC keeps")
     return IoResult(
         config=config, load=load, op=ops, lba=lbas, pages=pages, phase=phase, arrival_us=arr,
-        start_us=np.where(rqf[K.R_START] >= 0, rqf[K.R_START], np.nan), done_us=done,
-        latency_us=done - arr, series=ser, sample_every=eng.sample_every, counters=counters,
-        wa=(hw + counters["gc_copies"]) / hw if hw else math.nan, stalled=stalled, stall_reason=reason,
-        user_pages=config.geometry.user_pages,
+        start_us=np.where(req.start >= 0, req.start, np.nan), done_us=done,
+        latency_us=done - arr, series=eng.series(0, SERIES_NAMES), sample_every=eng.sample_every,
+        counters=counters, wa=(hw + counters["gc_copies"]) / hw if hw else math.nan, stalled=stalled,
+        stall_reason=reason, user_pages=config.geometry.user_pages,
     )
 
 
