@@ -57,11 +57,11 @@ def _markers(solution: str, outside: str) -> list[str]:
 
 
 def _all_solutions():
-    found = []
-    for path in _chapters():
-        solutions, outside = _solutions(path)
-        found += [(path.stem, s, _markers(s, outside)) for s in solutions]
-    return found
+    """Every solution with its markers: text that no chapter shows outside its solutions (a
+    solution's line may well appear in another chapter's main text, e.g. an import)."""
+    chapters = [(path, *_solutions(path)) for path in _chapters()]
+    outside = "\n".join(text for _, _, text in chapters)
+    return [(path.stem, s, _markers(s, outside)) for path, solutions, _ in chapters for s in solutions]
 
 
 def _text_of(path: Path) -> str:
