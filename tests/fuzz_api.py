@@ -44,7 +44,7 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
-    "ssd.SteadyState", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
+    "ssd.SteadyState", "ssd.MembersResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
     "tech.ShrinkSweep",
 }
 
@@ -406,6 +406,20 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                 "progress": False},
                fills=Param("real", 0.5, cap=2.0), rounds_per_fill=Param("int", 4, cap=20), qd=Param("int", 4, cap=64),
                progress="opt_bool", config=Param("opt_obj", wsconf)), "ssd", nan_ok=True)
+    add("ssd.run_members", S.run_members,
+        params({"members": [sconf], "op": [0, 1, 0, 1], "lba": [0, 1, 2, 0], "pages": [1, 1, 2, 1],
+                "device": [0, 0, 0, 0], "arrivals": None, "qd": 4, "device_qd": None, "gc_group": None,
+                "gc_limits": (), "seed": 0, "samples": 20, "progress": False},
+               members=Param("obj", [sconf], never=(sconf, "ssd", [], [3], None)),
+               op=Param("array", [0, 1, 0, 1], never=([0, 2, 0, 1], [0.5, 1, 0, 1], [], [0, 1])),
+               lba=Param("array", [0, 1, 2, 0], never=([-1, 1, 2, 0], [0, 1, 2, 10**9], [0.5, 1, 2, 0])),
+               pages=Param("array", [1, 1, 2, 1], never=([0, 1, 2, 1], [1.5, 1, 2, 1])),
+               device=Param("array", [0, 0, 0, 0], never=([0, 1, 0, 0], [-1, 0, 0, 0])),
+               arrivals=Param("opt_obj", None, never=([3.0, 2.0, 1.0, 0.0], [0.0, NAN, 1.0, 2.0], [0.0])),
+               device_qd=Param("opt_obj", None, never=([0], [4, 4], 4.5)),
+               gc_group=Param("opt_obj", None, never=([0], [5], "a")),
+               gc_limits=Param("anything", (), never=(3, [0], ["a"], None, "x", 2.5, NAN)),
+               progress="opt_bool", samples=Param("int", 20, cap=10**6)), "ssd")
     add("ssd.steady_state", S.steady_state,
         params({"values": [1.0, 1.1, 0.9, 1.0, 1.05, 1.0], "window": 3, "excursion": 0.2, "slope": 0.1, "first": 0}),
         "ssd")

@@ -205,45 +205,47 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     ``gc_limits[g]`` members of group ``g`` run a GC job at once, foreground GC included (a
     member whose GC must wait keeps writing until its free space runs out).
     """
-    from flashlab._validate import check_int, check_seed
+    from flashlab._validate import check_array, check_bool, check_int, check_int_array, check_seed, quote
     from flashlab.device.hdd import HddSpec
     from flashlab.ssd.sim import SsdConfig
 
+    if isinstance(members, (str, bytes)) or not hasattr(members, "__len__"):
+        raise ValueError(f"members must be a list of SsdConfig or HddSpec; got {quote(members)}")
     members = list(members)
     D = check_int("number of members", len(members), 1, 4096)
     check_seed("seed", seed)
     check_int("qd", qd, 1, 65536)
-    op = np.asarray(op, np.int8)
+    check_bool("progress", progress, allow_none=True)
+    op = check_int_array("op", op, K.OP_WRITE, K.OP_READ).astype(np.int8)
     n = check_int("number of requests", op.size, 1, 2**31 - 1)
-    lba, pages, device = (np.asarray(a, np.int64) for a in (lba, pages, device))
+    lba = check_int_array("lba", lba, 0, 2**62)
+    pages = check_int_array("pages", pages, 1, 2**31 - 1)
+    device = check_int_array("device", device, 0, D - 1)
     for name, a in (("lba", lba), ("pages", pages), ("device", device)):
         if a.shape != op.shape:
-            raise ValueError(f"{name} must have one entry per request ({n}); got shape {a.shape}")
-    if not np.isin(op, (K.OP_WRITE, K.OP_READ)).all():
-        raise ValueError(f"op must hold 0 (write) or 1 (read); got {np.unique(op)}")
-    if device.min() < 0 or device.max() >= D:
-        raise ValueError(f"device must be in [0, {D - 1}]; got min {device.min()}, max {device.max()}")
-    if pages.min() < 1:
-        raise ValueError(f"pages must be >= 1; got {pages.min()}")
+            raise ValueError(f"op, lba, pages and device must have one entry per request each; got {n} ops "
+                             f"and {a.size} entries of {name}")
     for d, m in enumerate(members):
         cap = m.geometry.user_pages if isinstance(m, SsdConfig) else m.lbas if isinstance(m, HddSpec) else None
         if cap is None:
-            raise ValueError(f"members[{d}] must be an SsdConfig or an HddSpec; got {m!r}")
+            raise ValueError(f"members[{d}] must be an SsdConfig or an HddSpec; got {quote(m)}")
         sel = device == d
-        if sel.any() and (lba[sel].min() < 0 or (lba[sel] + pages[sel]).max() > cap):
-            raise ValueError(f"requests to members[{d}] must lie in its {cap} LBAs")
+        if sel.any() and (lba[sel] + pages[sel]).max() > cap:
+            raise ValueError(f"lba: requests to members[{d}] must lie in its {cap} LBAs")
     if arrivals is not None:
-        arrivals = np.asarray(arrivals, np.float64)
-        if arrivals.shape != op.shape or not np.isfinite(arrivals).all() or (np.diff(arrivals) < 0).any() \
-                or arrivals.min() < 0:
-            raise ValueError("arrivals must be finite, non-negative, non-decreasing times, one per request")
-    dqd = [qd] * D if device_qd is None else [check_int(f"device_qd[{d}]", q, 1, 65536)
-                                              for d, q in enumerate(device_qd)]
-    if len(dqd) != D:
-        raise ValueError(f"device_qd must have one entry per member ({D}); got {len(dqd)}")
-    groups = [-1] * D if gc_group is None else [int(g) for g in gc_group]
-    limits = [check_int(f"gc_limits[{g}]", k, 1, 4096) for g, k in enumerate(gc_limits)]
-    if len(groups) != D or any(not -1 <= g < len(limits) for g in groups):
+        arrivals = check_array("arrivals", arrivals, 0.0, 1e18)
+        if arrivals.shape != op.shape or (np.diff(arrivals) < 0).any():
+            raise ValueError(f"arrivals must be non-decreasing times (us), one per request ({n})")
+    if device_qd is None:
+        dqd = [qd] * D
+    else:
+        dqd = [int(q) for q in check_int_array("device_qd", device_qd, 1, 65536)]
+        if len(dqd) != D:
+            raise ValueError(f"device_qd must have one entry per member ({D}); got {len(dqd)}")
+    no_limits = isinstance(gc_limits, (tuple, list)) and len(gc_limits) == 0
+    limits = [] if no_limits else [int(k) for k in check_int_array("gc_limits", gc_limits, 1, 4096)]
+    groups = [-1] * D if gc_group is None else [int(g) for g in check_int_array("gc_group", gc_group, -1, len(limits) - 1)]
+    if len(groups) != D:
         raise ValueError(f"gc_group must give each of the {D} members a group in [-1, {len(limits) - 1}]")
     eng = Engine(members, op, lba, pages, device, arrivals, qd, dqd, groups, limits,
                  check_int("samples", samples, 1, 100000), seed)

@@ -517,8 +517,6 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
         reason = ERRORS[err]
     elif not stalled:
         reason = ""
-    elif not np.isfinite(arr[int(eng.loop.next[0]):]).all() and not eng.closed:
-        reason = "arrival times overflow (rate_iops too low): the remaining requests never arrive"
     elif config.gc == "off":
         reason = "the device is full and GC is off"
     else:
