@@ -149,6 +149,17 @@ def check_seed(name: str, value) -> int:
     return check_int(name, value, 0, 2**63 - 1)
 
 
+def _raw_array(value, bad: ValueError) -> np.ndarray:
+    """``value`` as a NumPy array without conversion, or ``bad`` raised: strings are not arrays of
+    characters, and ragged nestings are refused."""
+    if isinstance(value, (str, bytes)):
+        raise bad
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, OverflowError):  # ragged nesting and the like
+        raise bad from None
+
+
 def check_array(
     name: str,
     value,
@@ -162,12 +173,7 @@ def check_array(
     numbers in the range. Strings, complex numbers, bools and objects are refused, not converted."""
     rng = _describe_range(lo, hi, False, False)
     bad = ValueError(f"{name} must be an array of real numbers in {rng}; got {quote(value)}")
-    if isinstance(value, (str, bytes)):
-        raise bad
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError, OverflowError):  # ragged nesting and the like
-        raise bad from None
+    raw = _raw_array(value, bad)
     if raw.dtype.kind == "O":  # Python ints beyond int64, or mixed objects
         if not all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in raw.flat):
             raise bad
@@ -195,12 +201,7 @@ def check_int_array(name: str, value, lo: int | None = None, hi: int | None = No
     Floats (even whole ones), bools, strings and ragged nestings are refused, not converted."""
     rng = _describe_range(lo, hi, False, False)
     bad = ValueError(f"{name} must be a 1-D array of integers in {rng}; got {quote(value)}")
-    if isinstance(value, (str, bytes)):
-        raise bad
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError, OverflowError):  # ragged nesting and the like
-        raise bad from None
+    raw = _raw_array(value, bad)
     if raw.dtype.kind not in "iu" or raw.ndim != 1 or raw.size < min_size:
         raise bad
     if raw.dtype.kind == "u" and raw.dtype.itemsize == 8 and raw.size and raw.max() > np.iinfo(np.int64).max:

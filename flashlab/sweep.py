@@ -319,23 +319,23 @@ def _environ(env: dict[str, str]):
 
 
 # ------------------------------------------------------------------------------ executors
-def _run_serial(fn, todo):
-    for key, kwargs in todo:
+def _run_serial(fn, pending):
+    for key, kwargs in pending:
         yield key, _evaluate(fn, kwargs)
 
 
-def _run_local(fn, todo, workers: int):
+def _run_local(fn, pending, workers: int):
     from concurrent.futures import ProcessPoolExecutor, as_completed
     import multiprocessing
 
     import cloudpickle
 
     env = _worker_environ()
-    pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn"),
+    pool = ProcessPoolExecutor(min(workers, len(pending)), mp_context=multiprocessing.get_context("spawn"),
                                initializer=_init_local, initargs=(cloudpickle.dumps(fn), env))
     try:
         with _environ(env):  # the workers start during the first submits and inherit this
-            futures = {pool.submit(_local_task, kwargs): key for key, kwargs in todo}
+            futures = {pool.submit(_local_task, kwargs): key for key, kwargs in pending}
         for fut in as_completed(futures):
             yield futures[fut], _outcome(fut)
     except BaseException:  # interrupted: drop the queued points, let running ones end on their own
@@ -344,13 +344,13 @@ def _run_local(fn, todo, workers: int):
     pool.shutdown()
 
 
-def _run_dask(fn, todo, client):
+def _run_dask(fn, pending, client):
     from distributed import as_completed
     import cloudpickle
 
     env = _worker_environ()
     fn_ref = client.scatter(cloudpickle.dumps(fn), broadcast=True)
-    futures = {client.submit(_dask_task, fn_ref, kwargs, env, pure=False): key for key, kwargs in todo}
+    futures = {client.submit(_dask_task, fn_ref, kwargs, env, pure=False): key for key, kwargs in pending}
     try:
         for fut in as_completed(futures):
             yield futures[fut], _outcome(fut)
@@ -490,7 +490,7 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
     seeds = {k: point_seed(p, seed) for k, p in zip(keys, points)} if gets_seed else {}
     store = None if results is None else _Store(results, {"function": _name(fn), "seed": seed})
     done: dict[str, tuple[dict | None, str | None]] = {}
-    todo = []
+    pending = []
     for key, p in zip(keys, points):
         stored = store.results(key) if store else None
         if stored is not None:
@@ -501,17 +501,17 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
                 kwargs[SEED] = seeds[key]
             if quiet:
                 kwargs["progress"] = False
-            todo.append((key, kwargs))
+            pending.append((key, kwargs))
     by_key = dict(zip(keys, points))
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    dask_client = _client(client) if todo and client is not None else None
+    dask_client = _client(client) if pending and client is not None else None
     try:
-        if todo:
+        if pending:
             if dask_client is not None:
-                run = _run_dask(fn, todo, dask_client)
+                run = _run_dask(fn, pending, dask_client)
             else:
                 n = len(os.sched_getaffinity(0)) if workers is None else workers
-                run = _run_serial(fn, todo) if n == 1 or len(todo) == 1 else _run_local(fn, todo, n)
+                run = _run_serial(fn, pending) if n == 1 or len(pending) == 1 else _run_local(fn, pending, n)
             with tqdm(total=len(points), initial=len(done), disable=not show, unit="point", desc="sweep") as bar:
                 for key, (cols, err) in run:
                     clash = [c for c in cols or () if c in by_key[key] or c == SEED]
