@@ -476,12 +476,11 @@ def _array_op(e, u, dur):
 
 
 @_kernel
-def _disk_time(e, d, lba, pages):
-    """Service time of a disk access of ``pages`` LBAs at ``lba`` starting now: seek from the
+def _disk_time(k, d, now, lba, pages):
+    """Service time of disk d's access of ``pages`` LBAs at ``lba`` starting at ``now``: seek from the
     head's LBA (square-root seek curve), wait for the sector to come round (the platter turns
     continuously from angle 0 at time 0; a track holds one revolution of media bytes), read
     or write the data at the zone's media rate."""
-    k = e.disks
     n = k.lbas[d]
     dist = abs(lba - k.head[d]) / n
     seek = k.seek_track[d] + k.seek_coef[d] * np.sqrt(dist) if lba != k.head[d] else 0.0
@@ -489,7 +488,7 @@ def _disk_time(e, d, lba, pages):
     rate = k.bytes_outer[d] - (k.bytes_outer[d] - k.bytes_inner[d]) * x
     track = rate * k.rev[d]
     target = (lba * k.block[d] % track) / track
-    angle = ((e.loop.now[0] + seek) / k.rev[d]) % 1.0
+    angle = ((now + seek) / k.rev[d]) % 1.0
     wait = ((target - angle) % 1.0) * k.rev[d]
     if k.rev[d] - wait < k.block[d] / rate:
         wait = 0.0  # the sector is (within one block: the linear zone model's rounding) under the head
@@ -514,7 +513,7 @@ def _start_op(e, u, kind, ppn, ref):
     elif kind == K_HWRITE or kind == K_GPROG:
         _channel_request(e, u)
     elif kind == K_DISK:
-        _array_op(e, u, _disk_time(e, d, ppn, req.pages[ref]))
+        _array_op(e, u, _disk_time(e.disks, d, e.loop.now[0], ppn, req.pages[ref]))
     else:
         _array_op(e, u, e.devices.t_erase[d])
 
@@ -569,8 +568,15 @@ def _start_next(e, u):
         if cls < 0:
             units.stage[u] = IDLE
             return
-    j = q.head[cls, u] % q.kind.shape[2]
-    q.head[cls, u] += 1
+    h = q.head[cls, u]
+    j = h % q.kind.shape[2]
+    if h + 1 == q.tail[cls, u]:
+        # The ring is empty again: it restarts at slot 0, so that a queue holding a few
+        # operations at a time stays in a few cache lines (many devices' queues share the cache).
+        q.head[cls, u] = 0
+        q.tail[cls, u] = 0
+    else:
+        q.head[cls, u] = h + 1
     _start_op(e, u, q.kind[cls, u, j], q.ppn[cls, u, j], q.ref[cls, u, j])
 
 
@@ -765,14 +771,13 @@ def _write_gate(e, d, k):
 
 
 @_kernel
-def _sample(e, d):
-    st, dev = e.stats, e.devices
+def _sample(st, dev, ctr, d, now):
+    """A row of device d's series (``ctr``: the FTL counters of every device)."""
     row = st.rows[d]
     if row >= st.series.shape[1]:
         return
     st.rows[d] = row + 1
     out = st.series[d, row]
-    now = e.loop.now[0]
     out[SR_TIME] = now
     out[SR_DONE] = st.done[d]
     out[SR_HPROG] = st.host_programs[d]
@@ -780,9 +785,8 @@ def _sample(e, d):
     out[SR_GCOPIES] = st.gc_programs[d]
     out[SR_ERASES] = st.erases[d]
     if dev.kind[d] == FLASH:
-        ctr = e.ftls.ctr[d]
-        out[SR_HWRITES] = ctr[F.HOST_WRITES]
-        out[SR_FREE] = ctr[F.FREE_BLOCKS]
+        out[SR_HWRITES] = ctr[d, F.HOST_WRITES]
+        out[SR_FREE] = ctr[d, F.FREE_BLOCKS]
     fgt = dev.fg_time[d]
     if dev.fg[d] != 0:
         fgt += now - dev.fg_since[d]
@@ -800,7 +804,7 @@ def _complete(e, d, i):
     e.loop.done[0] += 1
     every = e.loop.sample_every[0]
     if every > 0 and st.done[d] % every == 0:
-        _sample(e, d)
+        _sample(st, e.devices, e.ftls.ctr, d, e.loop.now[0])
     if e.loop.closed[0]:
         e.loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
 
