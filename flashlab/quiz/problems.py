@@ -48,8 +48,13 @@ class Problem:
 
 
 def _wrap(text: str) -> str:
-    """Paragraphs wrapped at 96 columns; indented lines (tables, sequences) kept as they are."""
-    return "\n".join(line if line.startswith(" ") else textwrap.fill(line, 96) for line in text.split("\n"))
+    """Lines wrapped at 78 columns (a chapter's output box shows about 80); an indented line
+    (a table row, a sequence) keeps its indent, and its continuation is indented two more."""
+    out = []
+    for line in text.split("\n"):
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.append(line if len(line) <= 78 else textwrap.fill(line, 78, subsequent_indent=indent + ("  " if indent else "")))
+    return "\n".join(out)
 
 
 # ----------------------------------------------------------------------------------- ftl
