@@ -44,7 +44,7 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
-    "ssd.SteadyState", "ssd.MembersResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
+    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
     "tech.ShrinkSweep",
 }
 
@@ -379,8 +379,10 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"capacity_bytes": 2**22, "op": 0.2, "channels": 2, "dies_per_channel": 1, "planes_per_die": 2,
                 "pages_per_block": 16, "page_size": 4096}), "ssd")
     add("ssd.SsdConfig", S.SsdConfig,
-        params({f.name: getattr(sconf, f.name) for f in dataclasses.fields(sconf)},
-               timing=Param("obj", "slc", never=("plc", "", ["slc"], np.array(["slc"])))), "ssd")
+        params({**{f.name: getattr(sconf, f.name) for f in dataclasses.fields(sconf)},
+                "nand_page_size": 8192, "cache_bytes": 2**20, "power_loss_protection": False},
+               timing=Param("obj", "slc", never=("plc", "", ["slc"], np.array(["slc"]))),
+               nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k"))), "ssd")
     load = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.3))
     add("ssd.HostLoad", S.HostLoad, dataclass_params(S.HostLoad(qd=4, rate_iops=1e4),
                                                      rate_iops=Param("opt_real", 1e4)), "ssd")
@@ -428,7 +430,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     def io():
         return S.simulate_io(sconf, load, requests=200, seed=2)
 
-    opp = Param("opt_int", 0, never=(7, -1, 2.5, "read", np.array([0, 1])))
+    opp = Param("opt_int", 0, never=(8, 2, -1, 2.5, "read", np.array([0, 1])))
     php = Param("opt_int", 1, never=(2, -1, 0.5, "workload"))
     add("ssd.IoResult.iops", method(io, "iops"), {"op": opp, "phase": php}, "ssd", nan_ok=True)
     add("ssd.IoResult.bandwidth_mb_s", method(io, "bandwidth_mb_s"), {"op": opp, "phase": php}, "ssd", nan_ok=True)
@@ -439,6 +441,13 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         {"op": opp, "phase": php, **params({"bins_per_decade": 5, "lo_us": 1.0, "hi_us": 1e6})}, "ssd")
     add("ssd.IoResult.intervals", method(io, "intervals"), params({"n": 5, "by": "requests"},
                                                                    n=Param("int", 5, cap=1000)), "ssd")
+    add("ssd.IoResult.power_loss", method(io, "power_loss"), params({"at_us": 1000.0}), "ssd")
+
+    @cache
+    def members():
+        return S.run_members([sconf], [0, 1, S.OP_FLUSH, 0], [0, 1, 0, 2], [1, 1, 1, 1], [0, 0, 0, 0], qd=2)
+
+    add("ssd.MembersResult.power_loss", method(members, "power_loss"), params({"at_us": 1000.0}), "ssd")
 
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")

@@ -205,23 +205,42 @@ def _open(s, stream):
 @_inline_kernel
 def _program(s, stream, lba, stamp):
     """Program the next page of the stream's open block with (lba, stamp); close it when full."""
-    pages, l2p, blk, blk64, ctr, prm = s[0], s[1], s[2], s[3], s[5], s[6]
-    f = ctr[FRONT + stream]
-    ppb = prm[P_PPB]
+    pages, l2p, blk = s[0], s[1], s[2]
+    f = s[5][FRONT + stream]
+    ppb = s[6][P_PPB]
     w = blk[WP, f]
     ppn = f * ppb + w
     pages[P2L, ppn] = lba
     pages[STAMP, ppn] = stamp
     l2p[lba] = ppn
     blk[VALID, f] += 1
+    _advance(s, stream, f, w)
+
+
+@_inline_kernel
+def _advance(s, stream, f, w):
+    """Page w of the stream's open block f is written: move its write pointer; close it when full."""
+    blk = s[2]
     blk[WP, f] = w + 1
-    if w + 1 == ppb:
+    if w + 1 == s[6][P_PPB]:
         blk[STATE, f] = B_CLOSED
-        blk64[CLOSED_AT, f] = ctr[HOST_WRITES]
-        ctr[FRONT + stream] = -1
+        s[3][CLOSED_AT, f] = s[5][HOST_WRITES]
+        s[5][FRONT + stream] = -1
         lst = _list_of(s, f)
         if lst >= 0:
             _list_push(s, lst, f)
+
+
+@_inline_kernel
+def _pad(s, stream):
+    """Write the next page of the stream's open block with nothing valid (padding: a NAND page
+    programmed before all its slots held data); returns its physical page. It stays FREE_PAGE
+    in P2L (no LBA, never copied by GC) and counts as no valid page."""
+    f = s[5][FRONT + stream]
+    w = s[2][WP, f]
+    ppn = f * s[6][P_PPB] + w
+    _advance(s, stream, f, w)
+    return ppn
 
 
 @_inline_kernel

@@ -5,7 +5,9 @@ read priority, program/erase suspend, background and foreground GC, fast-page st
 the SNIA PTS write-saturation experiment. Times in microseconds, sizes in bytes.
 """
 
+from flashlab.ssd._kernels import OP_FLUSH, OP_FUA
 from flashlab.ssd.engine import MembersResult, run_members
+from flashlab.ssd.power import PowerLoss
 from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturation
 from flashlab.ssd.sim import (
     HostLoad,
@@ -19,6 +21,6 @@ from flashlab.ssd.sim import (
 )
 
 __all__ = [
-    "HostLoad", "IoResult", "MembersResult", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline", "pipeline_limit_iops",
+    "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline", "pipeline_limit_iops",
     "raw_program_bandwidth_mb_s", "run_members", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
 ]

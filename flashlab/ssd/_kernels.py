@@ -25,9 +25,11 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
               (``kind``, ``ppn``, ``ref``, ``seq``) between ``head`` and ``tail``.
 ``Heap``      pending events, a binary min-heap on (time, sequence number) indexed by source:
               source ``u`` is unit ``u``'s array operation (or disk access), source
-              ``n_units + c`` is channel ``c``'s transfer. Each source has at most one pending
-              event (a unit runs one operation; a suspended one's event is *removed*), so the
-              heap never holds more than ``n_units + n_channels`` events: its size.
+              ``n_units + c`` is channel ``c``'s transfer, source ``n_units + n_channels + d``
+              device ``d``'s next cache acknowledgement. Each source has at most one pending
+              event (a unit runs one operation; a suspended one's event is *removed*;
+              acknowledgements leave in order, only the oldest is scheduled), so the heap never
+              holds more than ``n_units + n_channels + n_devices`` events: its size.
 ``Requests``  per host request ``i``: ``op``, ``lba``, ``pages``, ``device``, pages ``left``,
               the ``link`` of the waiting FIFO it sits in, ``arrival``, ``start``, ``done``.
 ``Jobs``      per device, the running GC job: ``victim`` (-1: none), copies and erases left,
@@ -40,6 +42,17 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
               set of arrays; ``_ftl(ftls, d)`` hands them (views, no allocation) to the FTL
               kernels as their usual state tuple (:mod:`flashlab.ftl._kernels`).
 ``Loop``      the clock ``now``, events processed, the next request to issue, completions.
+``Cache``     per device, the DRAM write cache: capacity, dirty slots, power-loss protection,
+              the acknowledgement ring, a flush waiting for the cache to drain.
+
+NAND pages of several slots: the FTL maps slots (host units of ``page_size``); the ``slots``
+consecutive slots of a NAND page sit on one unit, each crosses the channel as its own
+operation, and the one at offset ``slots - 1`` runs the page's program (tPROG). A slot's data is
+on NAND when that program ends (``_slot_on_nand``, for every slot of the page: ``owner`` says
+whose). Host slots of a page reach their unit in order (one FIFO per unit), so the program
+starts after the others crossed; GC copies arrive in copy-read order, so a GC page's program
+may start before all its slots crossed (its timing is one tPROG per page all the same; GC data
+stays valid in its victim until the erase, and GC pages are not padded).
 
 Life of one host write (one page, flash device, closed loop), as events:
 
@@ -54,6 +67,13 @@ Life of one host write (one page, flash device, closed loop), as events:
 4. Unit event (``_finish``): the program is done, the unit takes its next operation
    (``_start_next``); the request has no pages left: ``_complete`` records its time and the
    closed loop issues a replacement (``_settle``).
+
+With a write cache, ``_dispatch`` admits a write while the cache has room, counts its slots
+dirty and schedules its acknowledgement ``t_ack`` later (``_ack_later`` -> ``_on_ack`` ->
+``_complete``); its programs run as above and leave the cache (``_slot_on_nand``). A write that
+goes through (no cache; FUA without power-loss protection) completes with its last slot on
+NAND and pads its NAND page (``_pad_page``); a flush without protection pads the page too and
+completes when nothing is dirty, holding the writes behind it.
 
 Life of one GC job (flash device):
 
@@ -95,10 +115,12 @@ def _codes(*values):
 
 # device kinds
 FLASH, HDD = _codes(0, 1)
-# request ops: host (workload codes) and raw NAND operations on a physical page
-OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE = _codes(0, 1, 3, 4, 5)
-# operation kinds on a unit (K_DISK: a hard disk access)
-K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK = _codes(*range(7))
+# request ops: host (workload codes), raw NAND operations on a physical page, and the cache's
+# host commands: a flush and a FUA (force unit access) write
+OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE, OP_FLUSH, OP_FUA = _codes(0, 1, 3, 4, 5, 6, 7)
+# operation kinds on a unit (K_DISK: a hard disk access; K_PAD: a host-stream slot programmed
+# with nothing valid, to close a NAND page before all its slots hold data)
+K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD = _codes(*range(8))
 # queue classes
 Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
@@ -127,7 +149,8 @@ class Devices(NamedTuple):
     chan0: np.ndarray         # first global channel
     n_chans: np.ndarray
     page0: np.ndarray         # offset of its physical pages in Engine.ptype
-    ppbs: np.ndarray          # pages per superblock (FTL block)
+    ppbs: np.ndarray          # pages (slots) per superblock (FTL block)
+    slots: np.ndarray         # FTL pages (host units, "slots") per NAND page program
     bits: np.ndarray          # bits per cell = page types
     order: np.ndarray         # (D, MAX_BITS) page types, fastest program first
     slack: np.ndarray         # steering slack, programs
@@ -212,7 +235,9 @@ class Requests(NamedTuple):
     link: np.ndarray          # next request in the same waiting FIFO, -1 at the end
     arrival: np.ndarray       # us
     start: np.ndarray         # first array operation began (writes: channel asked), -1 before
-    done: np.ndarray          # us, NaN until done
+    done: np.ndarray          # us, NaN until done (a cached write: acknowledged)
+    durable: np.ndarray       # us, NaN until its data is on NAND (a cached write; else = done)
+    cached: np.ndarray        # acknowledged by the write cache, not by its NAND programs
 
 
 class Jobs(NamedTuple):
@@ -254,6 +279,7 @@ class Stats(NamedTuple):
     flash_reads: np.ndarray
     erases: np.ndarray
     suspends: np.ndarray
+    pad_programs: np.ndarray  # slots programmed with nothing valid (K_PAD)
     done: np.ndarray
     rows: np.ndarray          # series rows filled
     series: np.ndarray        # (D, rows, NSER)
@@ -292,6 +318,25 @@ class Loop(NamedTuple):
     err_device: np.ndarray
 
 
+class Cache(NamedTuple):
+    """Per device ``d``: the DRAM write cache (``on`` 0: none; a write then is acknowledged when
+    its NAND programs end). A cached write is acknowledged ``t_ack`` after it enters the device
+    (acknowledgements leave in admission order, from the ring ``ring[d, head:tail]``), its slots
+    are ``dirty`` until the NAND page holding them is programmed; writes wait while the cache
+    is full. Without power-loss protection (``plp`` 0) a flush pads the partly filled NAND page
+    and completes when nothing is dirty; writes behind it wait."""
+    on: np.ndarray
+    plp: np.ndarray           # power-loss protection (capacitors)
+    capacity: np.ndarray      # slots it holds
+    dirty: np.ndarray         # slots acknowledged, not yet on NAND
+    t_ack: np.ndarray         # us from admission to acknowledgement
+    flush: np.ndarray         # the flush waiting for the cache to drain, -1: none
+    ring: np.ndarray          # (D, R) requests waiting for their acknowledgement
+    ring_t: np.ndarray        # (D, R) their acknowledgement times, us
+    head: np.ndarray
+    tail: np.ndarray
+
+
 class Engine(NamedTuple):
     devices: Devices
     units: Units
@@ -304,7 +349,9 @@ class Engine(NamedTuple):
     disks: Disks
     stats: Stats
     loop: Loop
+    cache: Cache
     ptype: np.ndarray         # int8 page type of every programmed page (device offset page0)
+    owner: np.ndarray         # request whose data a slot holds, -1 padding (NAND pages of > 1 slot)
     ftls: Ftls
 
 
@@ -399,7 +446,10 @@ def _ftl(f, d):
 def _unit_of(e, d, ppn):
     """Global unit holding device d's physical page ppn."""
     dev = e.devices
-    return dev.unit0[d] + (ppn % dev.ppbs[d]) % dev.n_units[d]
+    w = ppn % dev.ppbs[d]
+    if dev.slots[d] > 1:
+        w //= dev.slots[d]  # the slots of one NAND page sit on one unit
+    return dev.unit0[d] + w % dev.n_units[d]
 
 
 @_inline
@@ -510,7 +560,7 @@ def _start_op(e, u, kind, ppn, ref):
             req.start[ref] = e.loop.now[0]
     if kind == K_HREAD or kind == K_GREAD:
         _array_op(e, u, e.devices.t_read[d, e.ptype[e.devices.page0[d] + ppn]])
-    elif kind == K_HWRITE or kind == K_GPROG:
+    elif kind == K_HWRITE or kind == K_GPROG or kind == K_PAD:
         _channel_request(e, u)
     elif kind == K_DISK:
         _array_op(e, u, _disk_time(e.disks, d, e.loop.now[0], ppn, req.pages[ref]))
@@ -591,7 +641,7 @@ def _maybe_suspend(e, u):
             or _qlen(e.queues, Q_READ, u) == 0):
         return
     k = units.kind[u]
-    if k == K_HWRITE or k == K_GPROG or k == K_ERASE or k == K_RERASE:
+    if k == K_HWRITE or k == K_GPROG or k == K_PAD or k == K_ERASE or k == K_RERASE:
         units.suspended[u] = 1
         units.s_kind[u] = k
         units.s_ppn[u] = units.ppn[u]
@@ -628,7 +678,7 @@ def _choose_type(e, d, u, ppn, gc):
     if bits == 1:
         return 0
     if dev.steer[d] == 0:
-        return ((ppn % dev.ppbs[d]) // dev.n_units[d]) % bits
+        return ((ppn % dev.ppbs[d]) // (dev.n_units[d] * dev.slots[d])) % bits
     cnt = e.units.programs
     mn = cnt[u, 0]
     for k in range(1, bits):
@@ -642,6 +692,17 @@ def _choose_type(e, d, u, ppn, gc):
             break
     cnt[u, chosen] += 1
     return chosen
+
+
+@_inline
+def _set_type(e, d, ppn, gc):
+    """Record the page type of device d's new slot ppn: a NAND page's first slot chooses it
+    (:func:`_choose_type`), its other slots share it."""
+    i = e.devices.page0[d] + ppn
+    if e.devices.slots[d] > 1 and ppn % e.devices.slots[d] != 0:
+        e.ptype[i] = e.ptype[i - 1]
+    else:
+        e.ptype[i] = _choose_type(e, d, _unit_of(e, d, ppn), ppn, gc)
 
 
 # ---------------------------------------------------------------- FTL side: host writes
@@ -659,7 +720,7 @@ def _map_host_write(e, d, lba):
     f = ctr[F.FRONT]
     ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
     hw = ctr[F.HOST_WRITES]
-    e.ptype[e.devices.page0[d] + ppn] = _choose_type(e, d, _unit_of(e, d, ppn), ppn, False)
+    _set_type(e, d, ppn, False)
     F._program(s, 0, lba, np.int32(np.int64(hw) & 0xFFFFFFFF))
     ctr[F.HOST_WRITES] = hw + 1
     return ppn
@@ -700,7 +761,6 @@ def _start_job(e, d):
     if g >= 0:
         e.groups.active[g] += 1
         e.groups.peak[g] = max(e.groups.peak[g], e.groups.active[g])
-    page0 = e.devices.page0[d]
     for i in range(ppb):
         lba = pages[F.P2L, base + i]
         if lba >= 0:
@@ -708,7 +768,7 @@ def _start_job(e, d):
                 F._open(s, F.GC_STREAM)
             f = ctr[F.FRONT + F.GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
-            e.ptype[page0 + dst] = _choose_type(e, d, _unit_of(e, d, dst), dst, True)
+            _set_type(e, d, dst, True)
             F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
@@ -796,8 +856,11 @@ def _sample(st, dev, ctr, d, now):
 
 @_inline
 def _complete(e, d, i):
-    """Request i of device d is done."""
-    e.requests.done[i] = e.loop.now[0]
+    """Request i of device d is done (a cached write: acknowledged)."""
+    req = e.requests
+    req.done[i] = e.loop.now[0]
+    if req.cached[i] == 0:
+        req.durable[i] = req.done[i]
     e.devices.inflight[d] -= 1
     st = e.stats
     st.done[d] += 1
@@ -834,6 +897,80 @@ def _wait_pop(e, d, w):
     return i
 
 
+# ---------------------------------------------------------------- the write cache
+@_inline
+def _ack_src(e, d):
+    """Heap source of device d's acknowledgements (after every unit and channel)."""
+    return e.units.device.size + e.channels.busy.size + d
+
+
+@_inline
+def _ack_later(e, d, i):
+    """Request i entered device d's cache: acknowledge it t_ack from now. Acknowledgements leave
+    in admission order, one heap event (the oldest) per device; the ring holds at most the
+    device's queue depth (each waits inside it), its size."""
+    c = e.cache
+    r = c.ring.shape[1]
+    t = e.loop.now[0] + c.t_ack[d]
+    c.ring[d, c.tail[d] % r] = i
+    c.ring_t[d, c.tail[d] % r] = t
+    if c.head[d] == c.tail[d]:
+        _heap_push(e.heap, e.loop.err, _ack_src(e, d), t)
+    c.tail[d] += 1
+
+
+@_inline
+def _on_ack(e, d):
+    """Device d's cache acknowledges its oldest admitted request."""
+    c = e.cache
+    r = c.ring.shape[1]
+    i = c.ring[d, c.head[d] % r]
+    c.head[d] += 1
+    if c.head[d] < c.tail[d]:
+        _heap_push(e.heap, e.loop.err, _ack_src(e, d), c.ring_t[d, c.head[d] % r])
+    _complete(e, d, i)
+
+
+@_inline
+def _slot_on_nand(e, d, i):
+    """One slot of request i's data is on NAND. A write through the cache is then done; a
+    cached one is durable with its last slot, and a flush waiting for the cache to drain ends
+    when nothing is dirty."""
+    req = e.requests
+    req.left[i] -= 1
+    if req.cached[i] == 0:
+        if req.left[i] == 0:
+            _complete(e, d, i)
+        return
+    c = e.cache
+    c.dirty[d] -= 1
+    if req.left[i] == 0:
+        req.durable[i] = e.loop.now[0]
+    f = c.flush[d]
+    if c.dirty[d] == 0 and f >= 0:
+        c.flush[d] = -1
+        _complete(e, d, f)
+
+
+@_kernel
+def _pad_page(e, d):
+    """Fill the partly written NAND page of device d's host frontier with padding slots, so that
+    it is programmed now (a flush or a write through the cache: the page may not wait for data)."""
+    s = _ftl(e.ftls, d)
+    f = s[5][F.FRONT]
+    if f < 0:
+        return
+    slots = e.devices.slots[d]
+    w = np.int64(s[2][F.WP, f]) % slots
+    if w == 0:
+        return
+    for _ in range(slots - w):
+        ppn = np.int64(F._pad(s, 0))
+        e.owner[e.devices.page0[d] + ppn] = -1
+        _set_type(e, d, ppn, False)
+        _submit(e, Q_WRITE, _unit_of(e, d, ppn), K_PAD, ppn, NO_REF)
+
+
 # ---------------------------------------------------------------- a request arrives
 # It joins its device's read or write FIFO (closed loop: now; open loop: at its arrival time).
 @_inline
@@ -841,7 +978,8 @@ def _issue(e, i):
     req = e.requests
     if e.loop.closed[0]:
         req.arrival[i] = e.loop.now[0]
-    _wait_push(e, req.device[i], W_WRITE if req.op[i] == OP_WRITE else W_READ, i)
+    op = req.op[i]
+    _wait_push(e, req.device[i], W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
 
 
 @_inline
@@ -882,8 +1020,24 @@ def _dispatch(e, d):
                 _submit(e, Q_WRITE, u, K_HWRITE, lba, i)
             else:
                 _submit(e, Q_WRITE, u, K_RERASE, lba, i)
-    while dev.wait_head[d, W_WRITE] >= 0 and dev.inflight[d] < qd and e.loop.err[0] == ERR_NONE:
+    cache = e.cache
+    # writes and flushes in order; a flush waiting for the cache to drain holds the writes behind it
+    while (dev.wait_head[d, W_WRITE] >= 0 and dev.inflight[d] < qd and e.loop.err[0] == ERR_NONE
+           and cache.flush[d] < 0):
         i = dev.wait_head[d, W_WRITE]
+        op = req.op[i]
+        if op == OP_FLUSH:
+            _wait_pop(e, d, W_WRITE)
+            dev.inflight[d] += 1
+            req.start[i] = e.loop.now[0]
+            if cache.on[d] == 0:
+                _complete(e, d, i)  # nothing is buffered (a disk here has no volatile cache)
+            elif cache.plp[d] != 0 or cache.dirty[d] == 0:
+                _ack_later(e, d, i)  # the capacitors make the buffer durable: a no-op
+            else:
+                cache.flush[d] = i  # completes when nothing is dirty (_slot_on_nand)
+                _pad_page(e, d)
+            continue
         k = req.pages[i]
         if disk:
             _wait_pop(e, d, W_WRITE)
@@ -891,15 +1045,28 @@ def _dispatch(e, d):
             req.left[i] = 1
             _submit(e, Q_WRITE, dev.unit0[d], K_DISK, req.lba[i], i)
             continue
-        if not _write_gate(e, d, k):
+        slots = dev.slots[d]
+        # through: acknowledged when on NAND (no cache, or FUA without power-loss protection)
+        through = cache.on[d] == 0 or (op == OP_FUA and cache.plp[d] == 0)
+        if not through and cache.dirty[d] + k > cache.capacity[d]:
+            break  # the cache is full: the write waits for destaging
+        if not _write_gate(e, d, k + slots - 1):  # room for its slots and the padding
             break
         _wait_pop(e, d, W_WRITE)
         dev.inflight[d] += 1
         req.left[i] = k
+        if not through:
+            req.cached[i] = 1
+            cache.dirty[d] += k
+            _ack_later(e, d, i)
         lba = req.lba[i]
         for p in range(k):
             ppn = _map_host_write(e, d, lba + p)
+            if slots > 1:
+                e.owner[dev.page0[d] + ppn] = i
             _submit(e, Q_WRITE, _unit_of(e, d, ppn), K_HWRITE, ppn, i)
+        if through and slots > 1:
+            _pad_page(e, d)
         _update_gc(e, d)
 
 
@@ -940,11 +1107,23 @@ def _finish(e, u):
     kind = units.kind[u]
     ref = units.ref[u]
     units.stage[u] = IDLE
-    if kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK:
+    if kind == K_HWRITE or kind == K_PAD:
+        if kind == K_HWRITE:
+            st.host_programs[d] += 1
+        else:
+            st.pad_programs[d] += 1
+        slots = e.devices.slots[d]
+        if slots == 1:
+            _slot_on_nand(e, d, ref)
+        elif units.ppn[u] % slots == slots - 1:  # the NAND page's program ended: all its slots are on NAND
+            base = e.devices.page0[d] + units.ppn[u] - (slots - 1)
+            for j in range(slots):
+                r = e.owner[base + j]
+                if r >= 0:
+                    _slot_on_nand(e, d, r)
+    elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK:
         if kind == K_HREAD:
             st.flash_reads[d] += 1
-        elif kind == K_HWRITE:
-            st.host_programs[d] += 1
         elif kind == K_RERASE:
             st.erases[d] += 1
         req = e.requests
@@ -1005,15 +1184,17 @@ def _on_channel(e, c):
         ch.head[c] += 1
         _start_xfer(e, c, nxt)
     kind = units.kind[u]
-    if kind == K_HWRITE or kind == K_GPROG:
-        d = units.device[u]
+    d = units.device[u]
+    slots = e.devices.slots[d]
+    # a slot other than its NAND page's last waits in the page register: the last one programs
+    if (kind == K_HWRITE or kind == K_GPROG or kind == K_PAD) and (slots == 1 or units.ppn[u] % slots == slots - 1):
         _array_op(e, u, e.devices.t_prog[d, e.ptype[e.devices.page0[d] + units.ppn[u]]])
         # Suspension acts on the array operation: host reads that arrived during the data-in
         # transfer (or while the program waited for the channel) suspend it now, before it
         # has done any work, and it resumes after them with the resume overhead.
         _maybe_suspend(e, u)
     else:
-        _finish(e, u)  # data is out: the read is done
+        _finish(e, u)  # data is out (the read is done), or a slot is in
 
 
 # ---------------------------------------------------------------- the event loop
@@ -1025,6 +1206,7 @@ def run_events(e, stop_done):
     closed = loop.closed[0]
     nreq = req.op.size
     n_units = e.units.device.size
+    n_src = n_units + e.channels.busy.size
     ndev = e.devices.kind.size
     inf = np.inf
     while loop.done[0] < stop_done and loop.err[0] == ERR_NONE:
@@ -1049,8 +1231,10 @@ def run_events(e, stop_done):
                     _channel_request(e, x)  # sensed: data out
                 else:
                     _finish(e, x)
-            else:
+            elif x < n_src:
                 _on_channel(e, x - n_units)
+            else:
+                _on_ack(e, x - n_src)
         due = loop.to_issue[0] > 0
         for d in range(ndev):
             due = due or _dispatchable(e, d)

@@ -70,13 +70,21 @@ class Engine:
         ppbs = [m.geometry.pages_per_block * m.units if isinstance(m, SsdConfig) else 1 for m in members]
         phys = [m.geometry.physical_pages if isinstance(m, SsdConfig) else 0 for m in members]
         U, C = sum(units), sum(chans)
-        cap = max(1 << int(math.ceil(math.log2(device_qd[d] * max_pages + 2 * (ppbs[d] // units[d]) + units[d] + 16)))
+        flash = [isinstance(m, SsdConfig) for m in members]
+        slots = [m.slots if f else 1 for m, f in zip(members, flash)]
+        cached = [f and m.cache_bytes > 0 for m, f in zip(members, flash)]
+        # a unit's queue holds at most the device's admitted pages, its cached slots and padding
+        extra = [(m.cache_slots + device_qd[d] * slots[d] if cached[d] else 0) + (device_qd[d] * slots[d] if slots[d] > 1 else 0)
+                 for d, m in enumerate(members)]
+        cap = max(1 << int(math.ceil(math.log2(device_qd[d] * max_pages + 2 * (ppbs[d] // units[d]) + units[d] + 16
+                                               + extra[d])))
                   for d in range(D))
         i64, f64 = np.int64, np.float64
         dv = dict(
             kind=np.zeros(D, np.int8), unit0=np.cumsum([0] + units[:-1]).astype(i64), n_units=np.array(units, i64),
             chan0=np.cumsum([0] + chans[:-1]).astype(i64), n_chans=np.array(chans, i64),
-            page0=np.cumsum([0] + phys[:-1]).astype(i64), ppbs=np.array(ppbs, i64), bits=np.ones(D, i64),
+            page0=np.cumsum([0] + phys[:-1]).astype(i64), ppbs=np.array(ppbs, i64), slots=np.array(slots, i64),
+            bits=np.ones(D, i64),
             order=np.zeros((D, K.MAX_BITS), i64), **_arrays(D, ("slack", "steer", "sched", "suspend", "gc",
                                                                  "fg_policy", "gc_critical", "gc_background"), i64),
             group=np.asarray(gc_group, i64), qd=np.asarray(device_qd, i64), t_xfer=np.zeros(D, f64),
@@ -95,7 +103,7 @@ class Engine:
                 dv["kind"][d] = K.FLASH
                 dv["bits"][d] = bits
                 dv["order"][d, :bits] = np.argsort(np.asarray(tm.t_prog_us), kind="stable")
-                dv["slack"][d] = max(1, g.pages_per_block // bits)
+                dv["slack"][d] = max(1, g.pages_per_block // m.slots // bits)  # NAND pages
                 dv["steer"][d] = int(m.steering)
                 dv["sched"][d] = SCHEDULERS.index(m.scheduler)
                 dv["suspend"][d] = int(m.suspend)
@@ -125,14 +133,15 @@ class Engine:
                                    wait=np.zeros((C, max(units)), i64))
         self.queues = K.Queues(*(np.zeros((3, U, cap), i64) for _ in range(4)), head=np.zeros((3, U), i64),
                                tail=np.zeros((3, U), i64), next_seq=np.zeros(1, i64))
-        H = U + C  # one pending event per unit and per channel at most (see _kernels)
+        H = U + C + D  # one pending event per unit, channel and device's acknowledgements at most (see _kernels)
         self.heap = K.Heap(time=np.zeros(H, f64), seq=np.zeros(H, i64), src=np.zeros(H, i64),
                            pos=np.full(H, -1, i64), n=np.zeros(1, i64), next_seq=np.zeros(1, i64))
         self.requests = K.Requests(op=np.asarray(op, np.int8), lba=np.asarray(lba, i64), pages=np.asarray(pages, i64),
                                    device=np.asarray(device, i64), left=np.zeros(n, i64),
                                    link=np.full(n, -1, i64),
                                    arrival=np.full(n, np.nan) if arrivals is None else np.asarray(arrivals, f64),
-                                   start=np.full(n, -1.0), done=np.full(n, np.nan))
+                                   start=np.full(n, -1.0), done=np.full(n, np.nan), durable=np.full(n, np.nan),
+                                   cached=np.zeros(n, np.int8))
         self.jobs = K.Jobs(victim=np.full(D, -1, i64), **_arrays(D, ("copies_left", "valid", "erases_left"), i64),
                            src=np.zeros((D, max(ppbs)), i64), dst=np.zeros((D, max(ppbs)), i64))
         limits = np.asarray(gc_limits, i64) if len(gc_limits) else np.zeros(1, i64)
@@ -140,14 +149,25 @@ class Engine:
         self.disks = K.Disks(**dk)
         series = np.full((D, rows, _NSER), np.nan)
         self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
-                                          "suspends", "done", "rows"), i64), series=series)
+                                          "suspends", "pad_programs", "done", "rows"), i64), series=series)
         self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done"), i64),
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
                            err=np.zeros(1, i64), err_device=np.zeros(1, i64))
+        # acknowledgements waiting in a cache: at most the device's queue depth (each is inside it)
+        ring = max([device_qd[d] for d in range(D) if cached[d]], default=1)
+        self.cache = K.Cache(on=np.array(cached, i64),
+                             plp=np.array([int(c and m.power_loss_protection) for m, c in zip(members, cached)], i64),
+                             capacity=np.array([m.cache_slots if c else 0 for m, c in zip(members, cached)], i64),
+                             dirty=np.zeros(D, i64),
+                             t_ack=np.array([m.cache_latency_us if c else 0.0 for m, c in zip(members, cached)], f64),
+                             flush=np.full(D, -1, i64), ring=np.zeros((D, ring), i64), ring_t=np.zeros((D, ring), f64),
+                             head=np.zeros(D, i64), tail=np.zeros(D, i64))
         self.ptype = np.zeros(max(1, sum(phys)), np.int8)
+        self.owner = np.full(max(1, sum(phys)) if max(slots) > 1 else 1, -1, i64)
         self.ftls = _stack_ftls(ftl_states)
         self.state = K.Engine(self.devices, self.units, self.channels, self.queues, self.heap, self.requests,
-                              self.jobs, self.groups, self.disks, self.stats, self.loop, self.ptype, self.ftls)
+                              self.jobs, self.groups, self.disks, self.stats, self.loop, self.cache, self.ptype,
+                              self.owner, self.ftls)
 
     def run(self, progress: bool | None) -> None:
         """Run the event loop until every request is done or nothing more can happen."""
@@ -164,6 +184,8 @@ class Engine:
                 if new == done or self.loop.err[0] != K.ERR_NONE:
                     break  # no more events (stalled) or an error
                 done = new
+        if self.cache.on.any() and self.loop.err[0] == K.ERR_NONE:
+            K.run_events(e, n + 1)  # with the power on, the caches destage what they still hold
 
     def counters(self, d: int) -> dict:
         """Final totals of device d (see :class:`flashlab.ssd.IoResult`)."""
@@ -176,6 +198,7 @@ class Engine:
             "gc_reads": int(st.gc_reads[d]), "erases": int(st.erases[d]),
             "superblock_erases": int(ctr[FK.ERASE_OPS]), "gc_victims": int(ctr[FK.GC_VICTIMS]),
             "events": int(self.loop.events[0]), "suspensions": int(st.suspends[d]),
+            "pad_programs": int(st.pad_programs[d]),
             "free_blocks": int(ctr[FK.FREE_BLOCKS]), "requests_done": int(st.done[d]),
         }
 
@@ -190,7 +213,9 @@ class MembersResult:
     ``start_us`` (NaN if never started), ``done_us`` and ``latency_us`` (NaN if never done).
     Per device: ``counters[d]`` and ``series[d]`` (as :class:`flashlab.ssd.IoResult`'s).
     ``max_collecting[g]``: the most devices of GC group ``g`` that ran a GC job at once.
-    ``error``: empty, or what stopped the run (and on which device)."""
+    ``error``: empty, or what stopped the run (and on which device). ``durable_us``: when each
+    request's data reached NAND (a cached write: NaN while in the cache; see
+    :meth:`power_loss`)."""
 
     arrival_us: np.ndarray
     start_us: np.ndarray
@@ -201,6 +226,18 @@ class MembersResult:
     max_collecting: np.ndarray
     events: int
     error: str
+    durable_us: np.ndarray
+    requests: tuple      # (op, lba, pages, device) as run
+    protected: tuple     # per member: a cache with power-loss protection
+
+    def power_loss(self, at_us: float) -> list:
+        """Cut every member's power at ``at_us``: a :class:`flashlab.ssd.PowerLoss` per member
+        (its ``lost_requests`` index this run's requests)."""
+        from flashlab.ssd.power import power_loss
+
+        op, lba, pages, device = self.requests
+        return [power_loss(at_us, np.where(device == d, op, K.OP_READ), lba, pages, self.done_us, self.durable_us,
+                           prot) for d, prot in enumerate(self.protected)]
 
 
 def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32, device_qd=None,
@@ -229,8 +266,11 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     check_seed("seed", seed)
     check_int("qd", qd, 1, 65536)
     check_bool("progress", progress, allow_none=True)
-    op = check_int_array("op", op, K.OP_WRITE, K.OP_READ).astype(np.int8)
+    op = check_int_array("op", op, K.OP_WRITE, K.OP_FUA).astype(np.int8)
     n = check_int("number of requests", op.size, 1, 2**31 - 1)
+    if not np.isin(op, HOST_OPS).all():
+        raise ValueError(f"op must hold {', '.join(map(str, HOST_OPS))} (write, read, flush, FUA write); "
+                         f"got {quote(op[~np.isin(op, HOST_OPS)][0])}")
     lba = check_int_array("lba", lba, 0, 2**62)
     pages = check_int_array("pages", pages, 1, 2**31 - 1)
     device = check_int_array("device", device, 0, D - 1)
@@ -245,6 +285,10 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
         sel = device == d
         if sel.any() and (lba[sel] + pages[sel]).max() > cap:
             raise ValueError(f"lba: requests to members[{d}] must lie in its {cap} LBAs")
+        wsel = sel & ((op == K.OP_WRITE) | (op == K.OP_FUA))
+        if isinstance(m, SsdConfig) and m.cache_bytes and wsel.any() and pages[wsel].max() > m.cache_slots:
+            raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages; "
+                             f"got {int(pages[wsel].max())}")
     if arrivals is not None:
         arrivals = check_array("arrivals", arrivals, 0.0, 1e18)
         if arrivals.shape != op.shape or (np.diff(arrivals) < 0).any():
@@ -271,9 +315,13 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
         latency_us=r.done - r.arrival, counters=[eng.counters(d) for d in range(D)],
         series=[eng.series(d, SERIES_NAMES) for d in range(D)], max_collecting=eng.groups.peak[:len(limits)].copy(),
         events=int(eng.loop.events[0]),
-        error=f"{ERRORS[err]} (member {int(eng.loop.err_device[0])})" if err else "")
+        error=f"{ERRORS[err]} (member {int(eng.loop.err_device[0])})" if err else "",
+        durable_us=r.durable.copy(), requests=(op, lba, pages, device),
+        protected=tuple(bool(isinstance(m, SsdConfig) and m.cache_bytes and m.power_loss_protection)
+                        for m in members))
 
 
+HOST_OPS = (K.OP_WRITE, K.OP_READ, K.OP_FLUSH, K.OP_FUA)
 ERRORS = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
           K.ERR_NO_SPACE: "no free block left for garbage collection",
           K.ERR_HEAP: "the event heap's bound failed (an engine bug)"}

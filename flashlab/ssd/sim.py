@@ -59,12 +59,14 @@ import numpy as np
 from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.ssd import _kernels as K
 from flashlab.ssd.engine import ERRORS, Engine
+from flashlab.ssd.power import PowerLoss, power_loss
 from flashlab.device.geometry import MAX_PHYSICAL_PAGES, Geometry
 from flashlab.device.timing import PRESETS, NandTiming
 from flashlab.ftl.core import FtlConfig, check_capacity
 from flashlab.workload import OP_READ, OP_WRITE, Workload
 
 SCHEDULERS = ("fifo", "read_priority")
+SLOTS = (1, 2, 4, 8, 16)  # slots per NAND page
 GC_MODES = ("background", "foreground", "off")
 FOREGROUND = ("throttle", "wait")
 GC_POLICIES = ("greedy", "fifo", "cost_benefit")
@@ -120,6 +122,24 @@ class SsdConfig:
     policy : ``greedy``, ``fifo`` or ``cost_benefit`` (GC victim choice, as in the FTL)
     steering : bool
         Fast-page steering.
+    nand_page_size : int or None, bytes
+        Bytes one NAND program writes on a plane: ``geometry.page_size`` (the FTL's mapping unit,
+        a "slot") times 1, 2, 4, 8 or 16; None: one slot. The FTL maps slots; a program writes
+        the slots of one NAND page together, after each crossed the channel. tPROG is per
+        program, whatever the page size (a program drives every bit line of the page at once):
+        the presets keep their cited times, and a larger page raises program bandwidth, not
+        program time. A write that must reach NAND before the page is full (a flush, a FUA
+        write, every write without a cache) fills the rest with padding.
+    cache_bytes : int >= 0
+        The DRAM write cache (0: none, a write is acknowledged when its programs end). A whole
+        number of slots, at least the largest write. A cached write is acknowledged
+        ``cache_latency_us`` after it enters the drive; writes wait while the cache is full.
+    power_loss_protection : bool
+        Capacitors make the cache durable: a flush is acknowledged like a write, FUA is a plain
+        write, no padding. Without: a flush pads the partly filled NAND page and completes when
+        every cached write is on NAND; a FUA write goes through to NAND.
+    cache_latency_us : float in [0, 1e6]
+        Admission to acknowledgement of a cached write or flush (an assumption, not a cited figure).
     """
 
     geometry: Geometry = field(default_factory=ssd_geometry)
@@ -133,6 +153,10 @@ class SsdConfig:
     gc_background: int = 4
     policy: str = "greedy"
     steering: bool = False
+    nand_page_size: int | None = None
+    cache_bytes: int = 0
+    power_loss_protection: bool = False
+    cache_latency_us: float = 10.0
 
     def __post_init__(self):
         check_instance("geometry", self.geometry, Geometry)
@@ -155,6 +179,29 @@ class SsdConfig:
         g = self.geometry
         check_int("pages_per_block x units", g.pages_per_block * self.units, 2, 65535)
         check_capacity(self.ftl_geometry, self.ftl_config, "superblocks", "gc_background")
+        if self.nand_page_size is not None:
+            check_int("nand_page_size", self.nand_page_size, g.page_size, 16 * g.page_size)
+            if self.nand_page_size % g.page_size or self.slots not in SLOTS:
+                raise ValueError(f"nand_page_size must be the geometry's page_size ({g.page_size} bytes) times one of "
+                                 f"{', '.join(map(str, SLOTS))}; got {self.nand_page_size}")
+            if g.pages_per_block % self.slots:
+                raise ValueError(f"geometry.pages_per_block must be a multiple of the {self.slots} slots of a NAND page "
+                                 f"(nand_page_size={self.nand_page_size}); got {g.pages_per_block}")
+        check_int("cache_bytes", self.cache_bytes, 0, 2**40)
+        if self.cache_bytes % g.page_size:
+            raise ValueError(f"cache_bytes must be a multiple of the page size {g.page_size} bytes; got {self.cache_bytes}")
+        check_bool("power_loss_protection", self.power_loss_protection)
+        check_real("cache_latency_us", self.cache_latency_us, 0.0, 1e6)
+
+    @property
+    def slots(self) -> int:
+        """FTL pages (host units of ``geometry.page_size``) one NAND program writes."""
+        return 1 if self.nand_page_size is None else self.nand_page_size // self.geometry.page_size
+
+    @property
+    def cache_slots(self) -> int:
+        """Slots the write cache holds (0: no cache)."""
+        return self.cache_bytes // self.geometry.page_size
 
     @property
     def units(self) -> int:
@@ -194,6 +241,12 @@ class HostLoad:
         LBA pattern and read fraction (TRIMs are not timed: ``trim_fraction`` must be 0).
     write_size, read_size : int, bytes
         Request sizes, whole multiples of the page size.
+    flush_every : int in [0, 2**31 - 1]
+        A flush (op ``OP_FLUSH``) after every ``flush_every``-th write of the workload (0: none;
+        1: each write flushed, as a database commit or ``fsync`` per write).
+    fua : bool
+        The workload's writes are FUA writes (op ``OP_FUA``: forced to NAND before their
+        acknowledgement unless the cache has power-loss protection).
     """
 
     qd: int = 32
@@ -201,6 +254,8 @@ class HostLoad:
     workload: Workload = Workload()
     write_size: int = 4096
     read_size: int = 4096
+    flush_every: int = 0
+    fua: bool = False
 
     def __post_init__(self):
         check_int("qd", self.qd, 1, 65536)
@@ -211,6 +266,8 @@ class HostLoad:
             raise ValueError(f"workload.trim_fraction must be 0 for timed runs; got {self.workload.trim_fraction!r}")
         check_int("write_size", self.write_size, 512, 2**30)
         check_int("read_size", self.read_size, 512, 2**30)
+        check_int("flush_every", self.flush_every, 0, 2**31 - 1)
+        check_bool("fua", self.fua)
 
 
 @dataclass(frozen=True)
@@ -220,7 +277,10 @@ class IoResult:
     Per request (issue order): ``op`` (0 write, 1 read; raw NAND ops 3 read, 4 program, 5 erase),
     ``lba`` (first page), ``pages``, ``phase`` (0 preconditioning, 1 workload), ``arrival_us``,
     ``start_us`` (first array operation began; for writes, when the channel was requested),
-    ``done_us`` and ``latency_us = done - arrival`` (NaN if it never completed).
+    ``done_us`` and ``latency_us = done - arrival`` (NaN if it never completed; a cached write
+    is done when the cache acknowledges it), ``durable_us`` (its data reached NAND: NaN while it
+    sits in the cache; the same as ``done_us`` for a write through to NAND; see
+    :meth:`power_loss`). Ops: 0 write, 1 read, 6 flush, 7 FUA write.
     ``series``: samples every ``sample_every`` completed requests of the running totals named in
     ``SERIES_NAMES`` (host pages written/read, GC copies, physical block erases, free superblocks,
     time spent in foreground GC, requests queued or in flight).
@@ -241,6 +301,7 @@ class IoResult:
     start_us: np.ndarray
     done_us: np.ndarray
     latency_us: np.ndarray
+    durable_us: np.ndarray
     series: dict
     sample_every: int
     counters: dict
@@ -248,6 +309,19 @@ class IoResult:
     stalled: bool
     stall_reason: str
     user_pages: int
+
+    def power_loss(self, at_us: float) -> PowerLoss:
+        """Cut the drive's power at ``at_us``: which acknowledged writes are durable, which
+        are lost (see :class:`flashlab.ssd.PowerLoss`)."""
+        return power_loss(at_us, self.op, self.lba, self.pages, self.done_us, self.durable_us,
+                          self.config.cache_bytes > 0 and self.config.power_loss_protection)
+
+    @property
+    def flash_write_factor(self) -> float:
+        """Slots programmed for the host, padding included, per host slot written: 1 when every
+        NAND page is filled with data, ``slots`` when each write pads its page alone."""
+        c = self.counters
+        return (c["host_programs"] + c["pad_programs"]) / c["host_page_writes"] if c["host_page_writes"] else math.nan
 
     @property
     def duration_us(self) -> float:
@@ -363,7 +437,7 @@ class IoResult:
         return out
 
 
-_OP_CODES = (OP_WRITE, OP_READ, K.OP_RAW_READ, K.OP_RAW_PROG, K.OP_RAW_ERASE)
+_OP_CODES = (OP_WRITE, OP_READ, K.OP_RAW_READ, K.OP_RAW_PROG, K.OP_RAW_ERASE, K.OP_FLUSH, K.OP_FUA)
 _INTERVAL_KEYS = ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us", *(f"p{p:g}" for p in PERCENTILES),
                   "gc_copies", "erases", "free_blocks", "fg_share")
 
@@ -371,16 +445,17 @@ _INTERVAL_KEYS = ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us", *(f
 def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> float:
     """Analytic write limit with no GC, every unit always busy (requests per second).
 
-    Each channel carries ``units_per_channel`` planes; a page costs its unit ``tX + tPROG``
-    (transfer in, then program; ``tPROG`` averaged over page types) and its channel ``tX``, so a
-    channel moves ``min(units_per_channel / (tX + tPROG), 1 / tX)`` pages per microsecond.
+    Each channel carries ``units_per_channel`` planes; a NAND page of ``s`` slots costs its unit
+    ``s tX + tPROG`` (its slots cross the channel, then one program; ``tPROG`` averaged over
+    page types) and its channel ``s tX``, so a channel moves
+    ``s min(units_per_channel / (s tX + tPROG), 1 / (s tX))`` slots per microsecond.
     """
     check_instance("config", config, SsdConfig)
     g = config.geometry
     size = g.page_size if write_size is None else check_int("write_size", write_size, 1, 2**40)
     per_channel = g.dies_per_channel * g.planes_per_die
-    tx = config.transfer_us
-    pages_per_us = g.channels * min(per_channel / (tx + config.timing.mean_prog_us), 1.0 / tx)
+    sx = config.slots * config.transfer_us
+    pages_per_us = g.channels * config.slots * min(per_channel / (sx + config.timing.mean_prog_us), 1.0 / sx)
     return pages_per_us * 1e6 * g.page_size / size
 
 
@@ -433,10 +508,16 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
                 break
         k = np.where(ops == OP_READ, kr, kw)
         lbas = np.minimum(lbas - lbas % k, user - k)
+    pages = np.where(ops == OP_READ, kr, kw).astype(np.int32)
+    if load.flush_every:  # a flush (no LBA, no pages) after every flush_every-th write
+        after = np.flatnonzero(ops == OP_WRITE)[load.flush_every - 1::load.flush_every] + 1
+        ops, lbas, pages = np.insert(ops, after, K.OP_FLUSH), np.insert(lbas, after, 0), np.insert(pages, after, 0)
+    if load.fua:
+        ops[ops == OP_WRITE] = K.OP_FUA
     ops_l.append(ops)
     lbas_l.append(lbas.astype(np.int32))
-    pages_l.append(np.where(ops == OP_READ, kr, kw).astype(np.int32))
-    phase_l.append(np.ones(n, np.int8))
+    pages_l.append(pages)
+    phase_l.append(np.ones(ops.size, np.int8))
     ops, lbas, pages, phase = (np.concatenate(a) for a in (ops_l, lbas_l, pages_l, phase_l))
     arrivals = None
     if load.rate_iops is not None:
@@ -491,6 +572,9 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
         n = max(1, round(fills * g.user_pages / (_pages("write_size", load.write_size, g) * wf)))
     else:
         n = check_int("requests", 10000 if requests is None else requests, 1, 2**31 - 1)
+    biggest = max(load.write_size, precondition_size if precondition_fills > 0 else 0)
+    if 0 < config.cache_bytes < biggest:
+        raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes); got {config.cache_bytes}")
     ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size)
     return _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress)
 
@@ -525,7 +609,8 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
     return IoResult(
         config=config, load=load, op=ops, lba=lbas, pages=pages, phase=phase, arrival_us=arr,
         start_us=np.where(req.start >= 0, req.start, np.nan), done_us=done,
-        latency_us=done - arr, series=eng.series(0, SERIES_NAMES), sample_every=eng.sample_every,
+        latency_us=done - arr, durable_us=req.durable.copy(), series=eng.series(0, SERIES_NAMES),
+        sample_every=eng.sample_every,
         counters=counters, wa=(hw + counters["gc_copies"]) / hw if hw else math.nan, stalled=stalled,
         stall_reason=reason, user_pages=config.geometry.user_pages,
     )
@@ -558,6 +643,9 @@ def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
     config = SsdConfig(gc="off") if config is None else config
     if not isinstance(config, SsdConfig):
         raise ValueError(f"config must be an SsdConfig; got {config!r}")
+    if config.slots != 1:
+        raise ValueError(f"nand_timeline times whole NAND pages: config.nand_page_size must be None or the page size "
+                         f"{config.geometry.page_size}; got {config.nand_page_size}")
     rows = _timeline_rows(ops)
     if not rows:
         raise ValueError("ops must hold at least one (time_us, kind, unit, page_type)")

@@ -1,0 +1,206 @@
+"""The drive's DRAM write cache, flush/FUA, NAND pages of several slots, and power loss."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flashlab.ssd import OP_FLUSH, OP_FUA, HostLoad, SsdConfig, nand_timeline, run_members, simulate_io, ssd_geometry
+from flashlab.workload import Workload
+
+GEO = ssd_geometry(32 * 2**20, 0.25, channels=2, dies_per_channel=2, planes_per_die=1, pages_per_block=32)
+
+
+def config(**kw):
+    return SsdConfig(geometry=GEO, **kw)
+
+
+@pytest.mark.parametrize("plp,factor", [(False, 4.0), (True, 1.0)])
+def test_flushed_4k_writes_on_16k_pages(plp, factor):
+    """Each 4 KiB write followed by a flush: without capacitors the flush pads the 16 KiB page,
+    four slots programmed per slot written; with them the flush is a no-op and pages fill."""
+    cfg = config(nand_page_size=16384, cache_bytes=2**20, power_loss_protection=plp)
+    r = simulate_io(cfg, HostLoad(qd=1, flush_every=1), requests=800, seed=3)
+    assert not r.stalled
+    assert r.counters["host_page_writes"] == 400
+    assert r.flash_write_factor == factor
+    if not plp:  # every flush waited for its page's program
+        flush = r.op == OP_FLUSH
+        assert r.latency_us[flush].min() > cfg.timing.t_prog_us[0]
+
+
+def test_write_through_pads_every_write_without_a_cache():
+    r = simulate_io(config(nand_page_size=8192), HostLoad(qd=4), requests=300, seed=1)
+    assert r.flash_write_factor == 2.0
+    assert np.array_equal(r.durable_us, r.done_us)
+
+
+def test_full_pages_cost_one_program_per_page():
+    """Without flushes the cache fills NAND pages: 16 KiB pages take a quarter of the programs
+    per byte, so a drive of 16 KiB pages sustains more sequential 4 KiB writes than 4 KiB pages."""
+    load = HostLoad(qd=32, workload=Workload(pattern="sequential"))
+    small = simulate_io(config(cache_bytes=2**20), load, requests=6000, seed=2)
+    big = simulate_io(config(nand_page_size=16384, cache_bytes=2**20), load, requests=6000, seed=2)
+    assert big.flash_write_factor == 1.0 and big.counters["pad_programs"] == 0
+    assert big.iops(phase=1) > 2 * small.iops(phase=1)
+
+
+def test_fresh_drive_write_latency_is_the_caches():
+    cfg = config(cache_bytes=8 * 2**20, cache_latency_us=12.5)
+    r = simulate_io(cfg, HostLoad(qd=8), requests=1000, seed=4)  # 4 MiB: the cache never fills
+    lat = r.latency_us[r.op == 0]
+    assert np.allclose(lat, 12.5, rtol=1e-12, atol=1e-9)
+    off = simulate_io(config(), HostLoad(qd=8), requests=1000, seed=4)
+    assert off.percentiles(op=0)["p50"] > cfg.timing.t_prog_us[0]  # without it: a program's time
+
+
+def test_a_full_cache_makes_writes_wait():
+    """Sustained random writes beyond the cache: acknowledgements wait for destaging (the cliff)."""
+    cfg = config(cache_bytes=2**20, cache_latency_us=10.0)
+    r = simulate_io(cfg, HostLoad(qd=32), fills=1.0, seed=5)
+    lat = r.latency_us[r.op == 0]
+    assert lat[:200].max() == pytest.approx(10.0)
+    assert np.median(lat[-2000:]) > 100 * 10.0
+
+
+def test_cache_runs_are_reproducible():
+    cfg = config(nand_page_size=8192, cache_bytes=2**20)
+    load = HostLoad(qd=8, flush_every=5, workload=Workload(read_fraction=0.3))
+    a, b = (simulate_io(cfg, load, requests=1500, seed=9) for _ in range(2))
+    assert np.array_equal(a.done_us, b.done_us, equal_nan=True)
+    assert np.array_equal(a.durable_us, b.durable_us, equal_nan=True)
+
+
+def test_fua_goes_through_without_protection():
+    cfg = config(nand_page_size=16384, cache_bytes=2**20)
+    r = simulate_io(cfg, HostLoad(qd=1, fua=True), requests=200, seed=1)
+    assert (r.op == OP_FUA).all() and r.flash_write_factor == 4.0
+    assert np.array_equal(r.durable_us, r.done_us)
+    prot = simulate_io(config(nand_page_size=16384, cache_bytes=2**20, power_loss_protection=True),
+                       HostLoad(qd=1, fua=True), requests=200, seed=1)
+    assert prot.latency_us.max() == pytest.approx(10.0)
+
+
+# ---------------------------------------------------------------- power loss
+def _cut_run(plp):
+    cfg = config(nand_page_size=16384, cache_bytes=2**20, power_loss_protection=plp)
+    return simulate_io(cfg, HostLoad(qd=8, flush_every=16, workload=Workload(read_fraction=0.2)),
+                       requests=3000, seed=11)
+
+
+RUNS = {}
+
+
+def cut_run(plp):
+    if plp not in RUNS:
+        RUNS[plp] = _cut_run(plp)
+    return RUNS[plp]
+
+
+@settings(max_examples=60, deadline=None)
+@given(frac=st.floats(0.0, 1.05))
+def test_power_loss_without_protection(frac):
+    r = cut_run(False)
+    t = frac * float(np.nanmax(r.done_us))
+    pl = r.power_loss(t)
+    writes = r.op == 0
+    acked = writes & (r.done_us <= t)
+    assert pl.acknowledged == acked.sum() and pl.survived + pl.lost == pl.acknowledged
+    flushed = (r.op == OP_FLUSH) & (r.done_us <= t)
+    if flushed.any():  # every write acknowledged before a completed flush survives
+        barrier = r.done_us[flushed].max()
+        assert not np.isin(np.flatnonzero(writes & (r.done_us <= barrier)), pl.lost_requests).any()
+    # the lost ones are exactly those acknowledged and not on NAND at the cut, LBAs listed
+    lost = np.flatnonzero(acked & ~(r.durable_us <= t))
+    assert np.array_equal(pl.lost_requests, lost)
+    assert np.array_equal(pl.lost_lbas, np.unique(r.lba[lost]))  # 4 KiB writes: one LBA each
+
+
+def test_power_loss_without_protection_loses_something():
+    """Between flushes the cache holds acknowledged writes: a cut there loses them, reported."""
+    r = cut_run(False)
+    cuts = np.linspace(0, np.nanmax(r.done_us), 200)
+    losses = [r.power_loss(t).lost for t in cuts]
+    assert max(losses) > 0
+    # long after the end: only what stays in the cache (the last, partly filled page) is lost
+    end = r.power_loss(np.nanmax(r.done_us) * 2)
+    assert end.lost == (np.isnan(r.durable_us) & (r.op == 0)).sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(frac=st.floats(0.0, 1.05))
+def test_power_loss_with_protection_loses_nothing(frac):
+    r = cut_run(True)
+    t = frac * float(np.nanmax(r.done_us))
+    pl = r.power_loss(t)
+    assert pl.lost == 0 and pl.survived == pl.acknowledged == ((r.op == 0) & (r.done_us <= t)).sum()
+    assert pl.lost_lbas.size == 0
+
+
+def test_protection_is_what_saves_them():
+    """At some cut the protected drive held acknowledged writes not yet on NAND."""
+    r = cut_run(True)
+    cuts = np.linspace(0, np.nanmax(r.done_us), 50)
+    assert any(((r.op == 0) & (r.done_us <= t) & ~(r.durable_us <= t)).any() for t in cuts)
+
+
+def test_run_members_flushes_and_reports_per_member():
+    cfgs = [config(nand_page_size=16384, cache_bytes=2**20),
+            config(nand_page_size=16384, cache_bytes=2**20, power_loss_protection=True)]
+    n = 400
+    op = np.zeros(n, np.int64)
+    op[9::10] = OP_FLUSH
+    lba = np.arange(n) % 1000
+    dev = np.arange(n) % 2
+    res = run_members(cfgs, op, lba, np.ones(n, np.int64), dev, qd=4)
+    assert res.error == "" and np.isfinite(res.done_us).all()
+    mid = float(np.nanmedian(res.done_us))
+    a, b = res.power_loss(mid)
+    assert b.lost == 0 and a.acknowledged > 0 and b.acknowledged > 0
+    assert set(a.lost_requests) <= set(np.flatnonzero(dev == 0))
+
+
+# ---------------------------------------------------------------- cache off: nothing changes
+def test_cache_off_durable_is_done():
+    r = simulate_io(config(), HostLoad(qd=4), requests=300, seed=1)
+    assert r.counters["pad_programs"] == 0 and r.flash_write_factor == 1.0
+    assert np.array_equal(r.durable_us, r.done_us)
+    assert r.power_loss(np.nanmax(r.done_us) / 2).lost == 0
+
+
+# ---------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kw,match", [
+    (dict(nand_page_size=12288), "nand_page_size must be"),
+    (dict(nand_page_size=2048), "nand_page_size"),
+    (dict(nand_page_size=4096 * 32), "nand_page_size"),
+    (dict(nand_page_size="16k"), "nand_page_size"),
+    (dict(cache_bytes=-1), "cache_bytes"),
+    (dict(cache_bytes=1000), "cache_bytes must be a multiple"),
+    (dict(cache_bytes=2.5), "cache_bytes"),
+    (dict(power_loss_protection=1), "power_loss_protection"),
+    (dict(cache_latency_us=-1.0), "cache_latency_us"),
+    (dict(cache_latency_us=float("nan")), "cache_latency_us"),
+])
+def test_bad_cache_config(kw, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        config(**kw)
+
+
+def test_bad_cache_use():
+    g = ssd_geometry(2**24, 0.25, pages_per_block=6)
+    with pytest.raises(ValueError, match="pages_per_block must be a multiple"):
+        SsdConfig(geometry=g, nand_page_size=16384)
+    with pytest.raises(ValueError, match="cache_bytes must hold the largest write"):
+        simulate_io(config(cache_bytes=8192), HostLoad(write_size=16384), requests=10)
+    with pytest.raises(ValueError, match="nand_page_size"):
+        nand_timeline([(0.0, "program", 0, 0)], config(nand_page_size=8192))
+    with pytest.raises(ValueError, match="flush_every"):
+        HostLoad(flush_every=-1)
+    with pytest.raises((ValueError, TypeError), match="fua"):
+        HostLoad(fua="yes")
+    with pytest.raises(ValueError, match="op must hold"):
+        run_members([config()], [0, 2], [0, 1], [1, 1], [0, 0])
+    with pytest.raises(ValueError, match="must fit its cache"):
+        run_members([config(cache_bytes=4096)], [0], [0], [2], [0])
+    with pytest.raises(ValueError, match="at_us"):
+        simulate_io(config(), requests=10).power_loss(-1.0)
