@@ -37,7 +37,7 @@ from functools import cache
 import numpy as np
 
 LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.workload",
-          "flashlab.presets", "flashlab.tech", "flashlab.sweep")
+          "flashlab.presets", "flashlab.tech", "flashlab.sweep", "flashlab.array")
 
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
 # decision, not an omission. Their methods are fuzzed when they take arguments.
@@ -45,7 +45,7 @@ RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
-    "tech.ShrinkSweep",
+    "tech.ShrinkSweep", "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity",
 }
 
 
@@ -213,6 +213,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     from flashlab import sweep as SW
     from flashlab import tech as TE
     from flashlab import workload as W
+    from flashlab import array as AR
 
     T: dict[str, Target] = {}
 
@@ -545,6 +546,18 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"result": {"y": 1.0, "n": {"m": 2}}},
                result=Param("anything", {"y": 1.0}, never=(JUNK, [1.0], np.zeros(3), (1.0,), b"x", 1 + 2j))),
         "sweep")
+
+    # ---- array (capacity arithmetic)
+    add("array.array_capacity", AR.array_capacity,
+        params({"drives": 10, "drive_bytes": 1.92e12, "raid": 6, "group_width": None, "spares": 0, "op": 0.07,
+                "system_reserve": 0.05, "data_reduction": 3.0},
+               raid=Param("int", 6, never=(2, 3, 4, 6.0, "6")), group_width=Param("opt_int", None)), "array")
+    add("array.drive_capacity", AR.drive_capacity,
+        params({"packages": 18, "package_bytes": 32e9, "user_bytes": 400e9}), "array")
+    add("array.in_units", AR.in_units, params({"n_bytes": 1e12, "unit": "TiB"}), "array")
+    cap = AR.array_capacity(10, 1.25e12, raid=6, data_reduction=6.0)
+    add("array.ArrayCapacity.step", cap.step, params({"name": "usable"}), "array")
+    add("array.ArrayCapacity.table", cap.table, params({"unit": "TB"}), "array")
     return T
 
 
