@@ -68,6 +68,10 @@ class ServiceMember:
     def service_us(self, pages: np.ndarray, seed: int, index: int) -> np.ndarray:
         """Service times of requests of ``pages`` LBAs each, us (member ``index`` of a run
         seeded ``seed``)."""
+        from flashlab._validate import check_int, check_int_array, check_seed
+        pages = check_int_array("pages", pages, 1, 2**31 - 1)
+        check_seed("seed", seed)
+        check_int("index", index, 0, 4095)
         n = pages.size
         if self.distribution == "constant":
             base = np.full(n, float(self.mean_us))
