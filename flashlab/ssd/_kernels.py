@@ -42,6 +42,9 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
               hook an array layer uses to coordinate GC; group -1: no limit).
 ``Disks``     per device, hard disk parameters and head position (unused for flash).
 ``Stats``     per device counters and the sampled ``series`` (rows x NSER).
+``Ftls``      the flash devices' FTL states, stacked: device ``d``'s arrays are slices of one
+              set of arrays; ``_ftl(ftls, d)`` hands them (views, no allocation) to the FTL
+              kernels as their usual state tuple (:mod:`flashlab.ftl._kernels`).
 ``Loop``      the clock ``now``, events processed, the next host I/O to issue, completions.
 
 Life of one host write (one page, flash device, closed loop), as events:
@@ -72,7 +75,8 @@ Life of one GC job (flash device):
    freed and ``_update_gc`` may start the next job on this or another device of the group.
 
 Every function is ``@njit(cache=True)`` without a signature (importing compiles nothing).
-A run with D devices compiles once per D (the FTL states are a D-tuple).
+The number of devices and their mix (flash drives, disks) is data: the state's types do not
+depend on it, so one compilation serves every run.
 """
 
 from __future__ import annotations
@@ -291,6 +295,26 @@ class Stats(NamedTuple):
     gc_rows: np.ndarray       # (1,) rows filled (jobs beyond L are not logged)
 
 
+class Ftls(NamedTuple):
+    """The FTL state of every flash device (:mod:`flashlab.ftl._kernels`), stacked. The FTL's
+    per-device arrays are flat here: device ``d``'s part of ``pages`` is
+    ``pages[pages_at[d]:pages_at[d + 1]]`` (its (2, physical pages) array, row-major), and so on;
+    ``ctr``, ``prm`` and ``rng`` have one row per device. A disk has empty parts."""
+    pages: np.ndarray         # int32, per device (2, T): P2L and STAMP of each physical page
+    pages_at: np.ndarray      # (D + 1,) offsets
+    l2p: np.ndarray           # int32, per device (user LBAs,)
+    l2p_at: np.ndarray
+    blk: np.ndarray           # int32, per device (N_BLK, blocks)
+    blk_at: np.ndarray
+    blk64: np.ndarray         # int64, per device (2, blocks)
+    blk64_at: np.ndarray
+    lists: np.ndarray         # int32, per device (2, ppb + 1)
+    lists_at: np.ndarray
+    ctr: np.ndarray           # int64 (D, NCTR) counters and frontiers
+    prm: np.ndarray           # int64 (D, NPRM) parameters
+    rng: np.ndarray           # uint64 (D, 1)
+
+
 class Loop(NamedTuple):
     """The clock and the host loop (all (1,) arrays)."""
     now: np.ndarray           # us
@@ -319,7 +343,7 @@ class Engine(NamedTuple):
     stats: Stats
     loop: Loop
     ptype: np.ndarray         # int8 page type of every programmed page (device offset page0)
-    ftl: tuple                # one FTL state tuple per device (a placeholder for a disk)
+    ftls: Ftls
 
 
 # ---------------------------------------------------------------- event heap
@@ -396,6 +420,19 @@ def _heap_pop(heap):
 
 
 # ---------------------------------------------------------------- helpers
+@_inline
+def _ftl(f, d):
+    """Device d's FTL state as the FTL kernels' tuple ``(pages, l2p, blk, blk64, lists, ctr,
+    prm, rng)``: views into the stacked arrays (slicing and reshaping allocate nothing)."""
+    p0, p1 = f.pages_at[d], f.pages_at[d + 1]
+    b0, b1 = f.blk_at[d], f.blk_at[d + 1]
+    w0, w1 = f.blk64_at[d], f.blk64_at[d + 1]
+    s0, s1 = f.lists_at[d], f.lists_at[d + 1]
+    return (f.pages[p0:p1].reshape((2, (p1 - p0) // 2)), f.l2p[f.l2p_at[d]:f.l2p_at[d + 1]],
+            f.blk[b0:b1].reshape((F.N_BLK, (b1 - b0) // F.N_BLK)), f.blk64[w0:w1].reshape((2, (w1 - w0) // 2)),
+            f.lists[s0:s1].reshape((2, (s1 - s0) // 2)), f.ctr[d], f.prm[d], f.rng[d])
+
+
 @_inline
 def _unit_of(e, d, ppn):
     """Global unit holding device d's physical page ppn."""
@@ -646,7 +683,7 @@ def _choose_type(e, d, u, ppn, gc):
 def _map_host_write(e, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
     synchronous GC); returns the physical page. The caller has checked there is room."""
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     l2p, blk, ctr = s[1], s[2], s[5]
     if F._room(s, 0) == 0:
         F._open(s, 0)
@@ -677,7 +714,7 @@ def _queue_erases(e, d):
 
 @_kernel
 def _start_job(e, d):
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     job = e.jobs
     pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][F.P_PPB]
     v = F._pick_victim(s)
@@ -738,7 +775,7 @@ def _sync_due(e, d):
     g = e.devices.group[d]
     if g < 0 or e.groups.sync[g] == 0 or e.groups.active[g] == 0 or e.devices.gc[d] == GC_OFF:
         return False
-    return e.ftl[d][5][F.FREE_BLOCKS] < 2 * e.devices.gc_background[d]
+    return e.ftls.ctr[d, F.FREE_BLOCKS] < 2 * e.devices.gc_background[d]
 
 
 @_inline
@@ -749,7 +786,7 @@ def _update_gc(e, d):
     mode = dev.gc[d]
     if mode == GC_OFF:
         return
-    free = e.ftl[d][5][F.FREE_BLOCKS]
+    free = e.ftls.ctr[d, F.FREE_BLOCKS]
     fg = free < dev.gc_critical[d]
     if fg and dev.fg[d] == 0:
         dev.fg[d] = 1
@@ -775,7 +812,7 @@ def _update_gc(e, d):
 @_inline
 def _write_gate(e, d, k):
     """True if a host write of k pages may enter flash device d now."""
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     dev = e.devices
     ppb = s[6][F.P_PPB]
     room = F._room(s, 0)
@@ -809,7 +846,7 @@ def _sample(e, d):
     out[SR_GCOPIES] = st.gc_programs[d]
     out[SR_ERASES] = st.erases[d]
     if dev.kind[d] == FLASH:
-        ctr = e.ftl[d][5]
+        ctr = e.ftls.ctr[d]
         out[SR_HWRITES] = ctr[F.HOST_WRITES]
         out[SR_FREE] = ctr[F.FREE_BLOCKS]
     fgt = dev.fg_time[d]
@@ -945,7 +982,7 @@ def _dispatch(e, d):
             req.left[i] = 1
             _submit(e, Q_READ, dev.unit0[d], access, lba, i)
         elif op == OP_READ:
-            s = e.ftl[d]
+            s = _ftl(e.ftls, d)
             l2p = s[1]
             k = req.pages[i]
             req.left[i] = k
@@ -1064,7 +1101,7 @@ def _finish(e, u):
 def _end_job(e, d):
     """The GC job's last erase is done: the FTL erases the victim, the group's slot is freed,
     and this device, then the others of its group in order, may start their next job."""
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     v = e.jobs.victim[d]
     e.jobs.victim[d] = -1
     if e.jobs.log_row[d] >= 0:

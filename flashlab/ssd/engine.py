@@ -24,11 +24,25 @@ from flashlab.ssd import _kernels as K
 _NSER = K.NSER
 
 
-def _no_ftl():
-    """FTL placeholder for a member without one (the kernels' FTL tuple must be uniform)."""
-    return (np.zeros((2, 0), np.int32), np.zeros(0, np.int32), np.zeros((FK.N_BLK, 0), np.int32),
-            np.zeros((2, 0), np.int64), np.zeros((2, 0), np.int32), np.zeros(FK.NCTR, np.int64),
-            np.zeros(FK.NPRM, np.int64), np.zeros(1, np.uint64))
+def _stack_ftls(states) -> K.Ftls:
+    """The members' FTL state tuples (None for a member without an FTL) as one
+    :class:`flashlab.ssd._kernels.Ftls`: per-device arrays flattened one after another with
+    their offsets, counters, parameters and random state one row per member."""
+    D = len(states)
+    flat = {}
+    for i, (name, dtype) in enumerate((("pages", np.int32), ("l2p", np.int32), ("blk", np.int32),
+                                       ("blk64", np.int64), ("lists", np.int32))):
+        parts = [np.zeros(0, dtype)] + [s[i].ravel() for s in states if s is not None]
+        flat[name] = np.concatenate(parts)
+        flat[name + "_at"] = np.cumsum([0] + [s[i].size if s is not None else 0 for s in states]).astype(np.int64)
+    rows = {}
+    for i, (name, n, dtype) in ((5, ("ctr", FK.NCTR, np.int64)), (6, ("prm", FK.NPRM, np.int64)),
+                                (7, ("rng", 1, np.uint64))):
+        rows[name] = np.zeros((D, n), dtype)
+        for d, s in enumerate(states):
+            if s is not None:
+                rows[name][d] = s[i]
+    return K.Ftls(**flat, **rows)
 
 
 def _arrays(n, fields, dtype, fill=0):
@@ -156,12 +170,12 @@ class Engine:
             fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
             err=np.zeros(D, i64))
         dk = _arrays(D, K.Disks._fields, f64)
-        self.ftls = []
+        ftl_states = []
         for d, m in enumerate(members):
             if isinstance(m, SsdConfig):
                 g, tm = m.geometry, m.timing
                 bits = tm.bits_per_cell
-                self.ftls.append(_preconditioned(m, seed, d, precondition_fills))
+                ftl_states.append(_preconditioned(m, seed, d, precondition_fills)._s)
                 dv["kind"][d] = K.FLASH
                 dv["bits"][d] = bits
                 dv["order"][d, :bits] = np.argsort(np.asarray(tm.t_prog_us), kind="stable")
@@ -178,14 +192,14 @@ class Engine:
                 dv["t_erase"][d] = tm.t_erase_us
                 dv["t_resume"][d] = m.resume_overhead_us
             elif isinstance(m, HddSpec):
-                self.ftls.append(None)
+                ftl_states.append(None)
                 dv["kind"][d] = K.HDD
                 dv["sched"][d] = K.SCHED_FIFO
                 dv["gc"][d] = K.GC_OFF
                 for f, v in m.kernel_params().items():
                     dk[f][d] = v
             elif isinstance(m, ServiceMember):
-                self.ftls.append(None)
+                ftl_states.append(None)
                 dv["kind"][d] = K.FIXED
                 dv["sched"][d] = K.SCHED_FIFO
                 dv["gc"][d] = K.GC_OFF
@@ -237,9 +251,10 @@ class Engine:
                 if isinstance(m, SsdConfig):
                     ppn = np.arange(phys[d])
                     self.ptype[dv["page0"][d]:dv["page0"][d] + phys[d]] = ((ppn % ppbs[d]) // units[d]) % dv["bits"][d]
+        self.ftls = _stack_ftls(ftl_states)
         self.state = K.Engine(self.devices, self.units, self.channels, self.queues, self.heap, self.requests,
                               self.hosts, self.jobs, self.groups, self.disks, self.stats, self.loop, self.ptype,
-                              tuple(f._s if f is not None else _no_ftl() for f in self.ftls))
+                              self.ftls)
 
     def run(self, progress: bool | None) -> None:
         """Run the event loop until every request is done or nothing more can happen."""
@@ -260,8 +275,7 @@ class Engine:
     def counters(self, d: int) -> dict:
         """Final totals of device d (see :class:`flashlab.ssd.IoResult`)."""
         st = self.stats
-        ftl = self.ftls[d]
-        ctr = ftl._s[5] if ftl is not None else np.zeros(FK.NCTR, np.int64)
+        ctr = self.ftls.ctr[d]  # zeros for a member without an FTL
         return {
             "host_page_writes": int(ctr[FK.HOST_WRITES]), "host_programs": int(st.host_programs[d]),
             "host_page_reads": int(ctr[FK.HOST_READS]), "flash_reads": int(st.flash_reads[d]),
