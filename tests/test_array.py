@@ -245,7 +245,7 @@ def test_stripe_latency_is_the_max_of_its_members_and_its_mean_is_h_n_times_the_
     assert float(np.mean(r.host_latency_us)) == pytest.approx(h_n * member_mean, rel=0.02)
 
 
-def test_any_rule_phases_and_cache_hits():
+def test_any_rule_phases_cache_hits_and_write_back():
     srv = [ServiceMember(mean_us=100.0, distribution="constant"), ServiceMember(mean_us=300.0, distribution="constant")]
     op, lba, pages, dev = [0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [1] * 5, [0, 1, 0, 1, 0]
     # host 0: any of (100, 300); host 1: read on 0 then write on 1 (RMW-like); host 2: none (hit); host 3: write
@@ -253,13 +253,25 @@ def test_any_rule_phases_and_cache_hits():
                     any_of=np.array([True, False, False, False]))
     lat = r.host_latency_us
     assert lat[0] == 100.0  # the first of its two requests
-    assert lat[1] == pytest.approx(100.0 + 300.0 + 200.0)  # waits for member 1 (host 0's 300 us), then 300 us
+    # issued at 100 (host 0 done): reads 100-200 on member 0, then writes on member 1 once host 0's 300 us
+    # request leaves it (300-600)
+    assert r.host_arrival_us[1] == 100.0 and r.host_done_us[1] == 600.0
     assert lat[2] == 0.0
-    assert np.isfinite(lat).all()
-    with pytest.raises(ValueError, match="any_of: a host I/O done at its first request cannot have a second phase"):
-        run_members(srv, [1, 0], [0, 0], [1, 1], [0, 1], host=[0, 0], phase=[0, 1], any_of=np.array([True]))
+    assert lat[3] == 100.0
+    # write-back: each host write goes to a 100 us mirror (member 0) and a 300 us destage (member 1);
+    # a cache of 2 pages acknowledges at the mirror while it has room, then waits for destages
+    n = 8
+    wb = run_members(srv, np.zeros(2 * n, np.int8), np.zeros(2 * n, np.int64), np.ones(2 * n, np.int64),
+                     np.tile([0, 1], n), qd=1,
+                     host=np.repeat(np.arange(n), 2), write_back=np.ones(n, np.int64), write_cache_pages=2)
+    acked = wb.host_latency_us
+    assert acked[0] == 100.0 and acked[1] == 100.0  # two fit the cache
+    assert acked[2] > 100.0  # the third waits until the first destage frees room
+    assert (wb.done_us[1::2] == 300.0 * np.arange(1, n + 1)).all()  # the destages run back to back
     with pytest.raises(ValueError, match="host must give each"):
         run_members(srv, [1, 0], [0, 0], [1, 1], [0, 1], host=[1, 0])
+    with pytest.raises(ValueError, match="write_back must give each of the 1 host I/Os"):
+        run_members(srv, [1, 0], [0, 0], [1, 1], [0, 1], host=[0, 0], write_back=[1, 1])
 
 
 def _coordination_runs(**kw):
@@ -298,3 +310,54 @@ def test_coordinated_gc_cuts_the_read_tail():
     p99 = {a: r.percentiles(op=1)["p99"] for a, r in runs.items()}
     # arrays.md C8: ttFlash 1.0-2.6x of no GC against 5-138x for the base; C5: Harmonia -69% mean response
     assert p99["ground-up"] < 0.5 * p99["ssd"], p99
+
+
+# ---------------------------------------------------------------- controllers and the disk array
+def test_read_cache_hits_answer_at_once_and_the_write_cache_acknowledges_at_the_mirror():
+    load = HostLoad(qd=8, workload=Workload("hotcold", hot_share=0.9, hot_fraction=1e-6, read_fraction=0.7))
+    base = ArrayConfig(arch="disk", drives=10, raid=6)
+    plain = simulate_array(base, load, requests=1500, seed=3)
+    import dataclasses
+    cached = simulate_array(dataclasses.replace(base, read_cache_bytes=2**26, write_cache_bytes=2**26), load,
+                            requests=1500, seed=3)
+    hits = np.isfinite(cached.latency_us) & (cached.latency_us == 0)
+    assert hits.sum() > 0.3 * (cached.op == 1).sum()
+    assert (cached.op[hits] == 1).all()
+    w = cached.op == 0
+    # a write is acknowledged after the mirror copy (20 us + 4 KiB at 1000 MB/s), not the disks' RMW
+    assert np.median(cached.latency_us[w]) < 100.0 < np.median(plain.latency_us[plain.op == 0])
+    assert cached.iops() > 1.3 * plain.iops()
+
+
+def test_a_shared_back_end_caps_bandwidth():
+    import dataclasses
+    load = HostLoad(qd=64, workload=Workload("uniform", read_fraction=0.999), read_size=65536, write_size=65536)
+    base = ArrayConfig(arch="ssd", drives=10, raid=5, stripe_unit=65536)
+    switched = simulate_array(base, load, requests=1500, seed=2, precondition_fills=0.5)
+    shared = simulate_array(dataclasses.replace(base, back_end="shared", back_end_mb_s=200.0), load, requests=1500,
+                            seed=2, precondition_fills=0.5)
+    mb_s = shared.iops() * 65536 / 1e6
+    assert mb_s == pytest.approx(200.0, rel=0.05)  # the loop is the bottleneck
+    assert switched.iops() * 65536 / 1e6 > 2 * mb_s
+
+
+def test_cli_text_json_and_bad_input(capsys):
+    from flashlab.cli import main
+    small = ["array", "--arch", "ground-up", "--drives", "10", "--raid", "6", "--requests", "800", "--seed", "1"]
+    assert main(small) == 0
+    out = capsys.readouterr().out
+    assert "ground-up array, 10 members, RAID-6" in out and "read latency: p50" in out and "members in GC" in out
+    assert main(small + ["--json"]) == 0
+    import json
+    data = json.loads(capsys.readouterr().out)
+    assert data["capacity"]["usable_bytes"] == pytest.approx(0.8 * data["capacity"]["raw_bytes"])
+    assert data["iops"] > 0 and len(data["members"]) == 10 and data["error"] == ""
+    import subprocess
+    import sys
+    for extra, message in [(["--raid", "6", "--drives", "3"], "drives must be in [4, 256]; got 3"),
+                           (["--stripe-unit", "6000"], "stripe_unit must be a multiple of the page size"),
+                           (["--arch", "nas"], "arch must be one of"), (["--qd", "0"], "qd must be in"),
+                           (["--burst-ms", "5", "5"], "bursts needs an open loop")]:
+        p = subprocess.run([sys.executable, "-m", "flashlab.cli", *small[:1], *extra], capture_output=True, text=True)
+        assert p.returncode == 2, (extra, p.stderr)
+        assert message in p.stderr and "Traceback" not in p.stderr and p.stderr.count("\n") == 1, p.stderr

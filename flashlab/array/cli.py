@@ -34,6 +34,10 @@ def register(subparsers) -> None:
     p.add_argument("--op", type=float, default=0.07, help="flash members' over-provisioning (default 0.07)")
     p.add_argument("--drive-mib", type=int, default=16, help="flash member user capacity, MiB (default 16)")
     p.add_argument("--gc-limit", type=int, default=1, help="ground-up: members collecting at once (default 1)")
+    p.add_argument("--read-cache-mib", type=int, default=0, help="controller DRAM read cache, MiB (default 0)")
+    p.add_argument("--write-cache-mib", type=int, default=0, help="mirrored write cache, MiB (default 0)")
+    p.add_argument("--back-end", default="switched", help="switched or shared (default switched)")
+    p.add_argument("--back-end-mb-s", type=float, default=400.0, help="shared back end, MB/s (default 400)")
     p.add_argument("--qd", type=int, default=64, help="host I/Os outstanding (closed loop) or in the array (default 64)")
     p.add_argument("--rate", type=float, default=None, help="open loop: host I/Os per second (default: closed loop)")
     p.add_argument("--burst-ms", type=float, nargs=2, default=None, metavar=("ON", "OFF"),
@@ -53,7 +57,10 @@ def run(args: argparse.Namespace) -> str:
 
     drive = array_drive(args.op, check_int("drive_mib", args.drive_mib, 1, 4096) * 2**20)
     config = ArrayConfig(arch=args.arch, drives=args.drives, raid=args.raid, stripe_unit=args.stripe_unit,
-                         drive=drive, gc_limit=args.gc_limit)
+                         drive=drive, gc_limit=args.gc_limit,
+                         read_cache_bytes=check_int("read_cache_mib", args.read_cache_mib, 0, 2**20) * 2**20,
+                         write_cache_bytes=check_int("write_cache_mib", args.write_cache_mib, 0, 2**20) * 2**20,
+                         back_end=args.back_end, back_end_mb_s=args.back_end_mb_s)
     load = HostLoad(qd=args.qd, rate_iops=args.rate, workload=Workload("uniform", read_fraction=args.read_fraction),
                     write_size=args.io_size, read_size=args.io_size)
     bursts = None if args.burst_ms is None else (args.burst_ms[0] * 1e3, args.burst_ms[1] * 1e3)
@@ -74,6 +81,8 @@ def run(args: argparse.Namespace) -> str:
         "config": {"arch": args.arch, "drives": args.drives, "raid": args.raid, "stripe_unit": args.stripe_unit,
                    "op": args.op, "qd": args.qd, "rate": args.rate, "read_fraction": args.read_fraction,
                    "io_size": args.io_size, "requests": args.requests, "seed": args.seed,
+                   "read_cache_mib": args.read_cache_mib, "write_cache_mib": args.write_cache_mib,
+                   "back_end": args.back_end,
                    "simulated_s": r.duration_us / 1e6},
     }
     if args.json:

@@ -16,9 +16,22 @@ parity first and writes when the reads are back. Architectures (``ArrayConfig.ar
   that is collecting is rebuilt from the rest of its stripe (ttFlash, Yan et al., FAST 2017;
   Violin's vRAID). Writes still go to a collecting member (ttFlash buffers them).
 
-Left out: controller CPU and cache (every host I/O goes to the members), the shared or
-switched back end's bandwidth, rebuild after a failure, hot spares. Times in microseconds,
-sizes in bytes.
+Controllers (the disk-array design, flashdba 2015; any architecture may use them):
+
+* a DRAM **read cache** of ``read_cache_bytes``: least recently used array pages (reads and
+  writes bring pages in); a read whose pages are all cached is answered at once;
+* a mirrored **write cache** of ``write_cache_bytes``: a write is acknowledged once its copy
+  has crossed the interconnect to the partner controller (``mirror_us`` plus the pages at
+  ``mirror_mb_s``) while the cache has room for it; the members are written behind it
+  (destaged), and the pages leave the cache when they are on the members. A full cache makes
+  writes wait for their own destage;
+* the **back end**: ``switched`` (each member its own link; never the bottleneck here) or
+  ``shared`` (one loop of ``back_end_mb_s``: every host I/O moves its member pages across it,
+  one transfer at a time, alongside its member requests).
+
+Left out: controller CPU time, a second controller's reads, cache write coalescing (a
+rewritten dirty page is destaged twice), rebuild after a failure, hot spares. Times in
+microseconds, sizes in bytes.
 """
 
 from __future__ import annotations
@@ -31,10 +44,11 @@ import numpy as np
 from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
 from flashlab.array.layout import Layout
 from flashlab.device.hdd import CHEETAH_15K7, HddSpec
-from flashlab.ssd import HostLoad, MembersResult, SsdConfig, run_members, ssd_geometry
+from flashlab.ssd import HostLoad, MembersResult, ServiceMember, SsdConfig, run_members, ssd_geometry
 from flashlab.workload import OP_READ, OP_WRITE
 
 ARCHS = ("ssd", "harmonia", "ground-up", "disk")
+BACK_ENDS = ("switched", "shared")
 PERCENTILES = (50.0, 99.0, 99.9)
 
 
@@ -62,6 +76,12 @@ class ArrayConfig:
     gc_limit : int in [1, drives], ground-up: members collecting at once (RAID-6 can rebuild a
         read with two members away, but the rebuild here reads around one)
     device_qd : int in [1, 65536], requests each member admits at once
+    read_cache_bytes : int in [0, 2**50], DRAM read cache (0: none)
+    write_cache_bytes : int in [0, 2**50], mirrored write cache (0: none)
+    mirror_us : float in [0, 1e6], fixed cost of copying a write to the partner controller, us
+    mirror_mb_s : float in (0, 1e6], interconnect bandwidth, MB/s (bytes per us)
+    back_end : ``switched`` or ``shared``
+    back_end_mb_s : float in (0, 1e6], the shared back end's bandwidth, MB/s
     """
 
     arch: str = "ssd"
@@ -72,6 +92,12 @@ class ArrayConfig:
     disk: HddSpec = CHEETAH_15K7
     gc_limit: int = 1
     device_qd: int = 32
+    read_cache_bytes: int = 0
+    write_cache_bytes: int = 0
+    mirror_us: float = 20.0
+    mirror_mb_s: float = 1000.0
+    back_end: str = "switched"
+    back_end_mb_s: float = 400.0
 
     def __post_init__(self):
         check_choice("arch", self.arch, ARCHS)
@@ -80,6 +106,12 @@ class ArrayConfig:
         check_instance("disk", self.disk, HddSpec)
         check_int("gc_limit", self.gc_limit, 1, self.drives)
         check_int("device_qd", self.device_qd, 1, 65536)
+        check_int("read_cache_bytes", self.read_cache_bytes, 0, 2**50)
+        check_int("write_cache_bytes", self.write_cache_bytes, 0, 2**50)
+        check_real("mirror_us", self.mirror_us, 0.0, 1e6)
+        check_real("mirror_mb_s", self.mirror_mb_s, 0.0, 1e6, lo_open=True)
+        check_choice("back_end", self.back_end, BACK_ENDS)
+        check_real("back_end_mb_s", self.back_end_mb_s, 0.0, 1e6, lo_open=True)
         self.layout  # validates raid, drives and stripe_unit
 
     @property
@@ -283,18 +315,39 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     ground_up = config.arch == "ground-up"
     plan = layout.plan(ops, lbas, pages, rebuild=ground_up)
     D = config.drives
+    page = layout.page_size
+    members = [config.member] * D
+    if config.read_cache_bytes:
+        hits = _lru_hits(ops, lbas, pages, config.read_cache_bytes // page)
+        plan = _drop_hosts(plan, hits)
+    write_back = None
+    if config.write_cache_bytes:  # the mirror copy goes first in each write's group
+        writes = ops == OP_WRITE
+        plan = _add_requests(plan, writes, len(members), pages)
+        members.append(ServiceMember(mean_us=config.mirror_us or 1e-9, distribution="constant",
+                                     per_page_us=page / config.mirror_mb_s, lbas=layout.array_pages))
+        write_back = np.where(writes, pages, 0)
+    if config.back_end == "shared":
+        moved = np.bincount(plan["host"][plan["phase"] >= 0], plan["pages"][plan["phase"] >= 0], minlength=n)
+        plan = _add_requests(plan, moved > 0, len(members), moved.astype(np.int64))
+        members.append(ServiceMember(mean_us=1e-9, distribution="constant", per_page_us=page / config.back_end_mb_s,
+                                     lbas=2**40))
     gc_group, gc_limits, gc_sync = None, (), None
     if config.arch in ("ground-up", "harmonia"):
         gc_group = [0] * D
         gc_limits = [config.gc_limit if ground_up else D]
         gc_sync = np.array([config.arch == "harmonia"])
     flash = config.arch != "disk"
-    mr = run_members([config.member] * D, plan["op"], plan["lba"], plan["pages"], plan["device"],
-                     arrivals=arrivals, qd=load.qd, device_qd=[config.device_qd] * D, gc_group=gc_group,
-                     gc_limits=gc_limits, gc_sync=gc_sync, host=plan["host"], phase=plan["phase"],
-                     alternates=plan["alternates"] if ground_up else None, hosts=n,
+    extra = len(members) - D
+    if gc_group is not None:
+        gc_group = gc_group + [-1] * extra
+    mr = run_members(members, plan["op"], plan["lba"], plan["pages"], plan["device"],
+                     arrivals=arrivals, qd=load.qd, device_qd=[config.device_qd] * D + [65536] * extra,
+                     gc_group=gc_group, gc_limits=gc_limits, gc_sync=gc_sync, host=plan["host"], phase=plan["phase"],
+                     alternates=plan["alternates"] if ground_up else None, hosts=n, write_back=write_back,
+                     write_cache_pages=config.write_cache_bytes // page,
                      precondition_fills=precondition_fills if flash else 0.0, seed=seed, progress=progress)
-    held_by, rebuilt = _stripe_waits(plan, mr, n)
+    held_by, rebuilt = _stripe_waits(plan, mr, n, D)
     res = ArrayResult(config=config, load=load, op=ops, lba=lbas, pages=pages, arrival_us=mr.host_arrival_us,
                       done_us=mr.host_done_us, latency_us=mr.host_latency_us, held_by=held_by, rebuilt=rebuilt,
                       members=mr, plan=plan, gc_log=mr.gc_log, raw_bytes=layout.raw_bytes, usable_bytes=layout.usable_bytes,
@@ -302,10 +355,70 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     return res
 
 
-def _stripe_waits(plan: dict, mr: MembersResult, n: int):
-    """Per host I/O: the member of its last-finishing request (-1 if none finished) and
-    whether a read of it was rebuilt."""
-    done = np.where(np.isfinite(mr.done_us), mr.done_us, -np.inf)
+def _lru_hits(ops, lbas, pages, capacity: int) -> np.ndarray:
+    """Reads whose pages are all in a least-recently-used cache of ``capacity`` pages, in host
+    order (reads and writes bring their pages in)."""
+    from collections import OrderedDict
+
+    cache: OrderedDict = OrderedDict()
+    hits = np.zeros(ops.size, bool)
+    for h in range(ops.size):
+        span = range(int(lbas[h]), int(lbas[h] + pages[h]))
+        hits[h] = ops[h] == OP_READ and all(p in cache for p in span)
+        for p in span:
+            cache[p] = None
+            cache.move_to_end(p)
+        while len(cache) > capacity:
+            cache.popitem(last=False)
+    return hits
+
+
+def _drop_hosts(plan: dict, hosts: np.ndarray) -> dict:
+    """The plan without the requests of the host I/Os ``hosts`` (a bool mask, e.g. cache
+    hits); alternate indices renumbered."""
+    keep = ~hosts[plan["host"]]
+    new_index = np.cumsum(keep) - 1
+    alt, alt_n = plan["alternates"]
+    alt = np.where(alt >= 0, new_index[np.maximum(alt, 0)], -1)
+    out = {k: v[keep] for k, v in plan.items() if k != "alternates"}
+    out["alternates"] = (alt[keep], alt_n[keep])
+    return out
+
+
+def _add_requests(plan: dict, hosts: np.ndarray, device: int, pages: np.ndarray) -> dict:
+    """The plan with one more first-phase request, to member ``device`` (LBA 0, ``pages[h]``),
+    at the front of each host I/O ``h`` in the bool mask ``hosts``."""
+    h = np.flatnonzero(hosts)
+    at = np.searchsorted(plan["host"], h)  # each host's first request (its group is contiguous)
+    n_old = plan["host"].size
+    shift = np.zeros(n_old + 1, np.int64)
+    np.add.at(shift, at, 1)
+    new_pos = np.arange(n_old) + np.cumsum(shift)[:n_old]  # where each old request goes
+    ins_pos = at + np.arange(h.size)  # inserted before the old request at ``at``
+    total = n_old + h.size
+    out = {}
+    for k, fill in (("op", OP_READ), ("device", device), ("lba", 0), ("host", None), ("phase", 0)):
+        a = np.empty(total, np.int64)
+        a[new_pos] = plan[k]
+        a[ins_pos] = h if k == "host" else fill
+        out[k] = a
+    pg = np.empty(total, np.int64)
+    pg[new_pos] = plan["pages"]
+    pg[ins_pos] = pages[h]
+    out["pages"] = pg
+    alt, alt_n = plan["alternates"]
+    na, nn = np.full(total, -1, np.int64), np.zeros(total, np.int64)
+    na[new_pos] = np.where(alt >= 0, new_pos[np.maximum(alt, 0)], -1)
+    nn[new_pos] = alt_n
+    out["alternates"] = (na, nn)
+    return out
+
+
+def _stripe_waits(plan: dict, mr: MembersResult, n: int, drives: int):
+    """Per host I/O: the drive of its last-finishing drive request (-1 if none finished; the
+    controller's links are not drives) and whether a read of it was rebuilt."""
+    drive = plan["device"] < drives
+    done = np.where(np.isfinite(mr.done_us) & drive, mr.done_us, -np.inf)
     host = plan["host"]
     order = np.lexsort((done, host))  # by host, then completion: the last of each host is its wait
     last = np.full(n, -1, np.int64)

@@ -235,12 +235,16 @@ class Requests(NamedTuple):
 class Hosts(NamedTuple):
     """Per host I/O ``h``: member requests ``first .. first + n_first + n_second - 1`` (first
     phase, then second); ``RULE_ALL``: done when every request of both phases is done,
-    ``RULE_ANY``: done at its first request's completion. A host I/O without requests (a cache
-    hit) is done when issued."""
+    ``RULE_ANY``: done at its first request's completion (the others, and the second phase,
+    still run). A host I/O without requests (a cache hit) is done when issued. A write-back
+    host I/O (``cache_pages > 0``) is RULE_ANY if the write cache has room for its pages when
+    issued (they stay dirty until all its requests are done), RULE_ALL otherwise."""
     first: np.ndarray
     n_first: np.ndarray
     n_second: np.ndarray
     rule: np.ndarray
+    cache_pages: np.ndarray   # pages it puts in the write-back cache (0: none)
+    dirty: np.ndarray         # pages of it the cache holds now
     stage: np.ndarray         # phase running (PH_FIRST, PH_SECOND)
     left: np.ndarray          # requests of that phase not yet done
     arrival: np.ndarray       # us (open loop: given; closed loop: issued)
@@ -323,6 +327,8 @@ class Loop(NamedTuple):
     to_issue: np.ndarray      # completions the closed loop has yet to replace
     done: np.ndarray          # host I/Os done
     kick: np.ndarray          # a request joined a waiting FIFO since the last dispatch round
+    dirty: np.ndarray         # pages in the write-back cache not yet on the members
+    cache_cap: np.ndarray     # its capacity, pages
     closed: np.ndarray
     sample_every: np.ndarray
     err: np.ndarray           # first error of any device
@@ -857,6 +863,17 @@ def _sample(e, d):
 
 
 @_inline
+def _host_settled(e, h):
+    """Every request of host I/O h is done: its dirty pages leave the write cache; done now if
+    not already."""
+    hs = e.hosts
+    e.loop.dirty[0] -= hs.dirty[h]
+    hs.dirty[h] = 0
+    if np.isnan(hs.done[h]):
+        _host_done(e, h)
+
+
+@_inline
 def _host_done(e, h):
     e.hosts.done[h] = e.loop.now[0]
     e.loop.done[0] += 1
@@ -901,7 +918,7 @@ def _start_phase(e, h, ph):
     hs.stage[h] = ph
     hs.left[h] = k
     if k == 0:
-        _host_done(e, h)
+        _host_settled(e, h)
         return
     for i in range(a, a + k):
         _issue_req(e, i)
@@ -909,8 +926,8 @@ def _start_phase(e, h, ph):
 
 @_inline
 def _complete(e, d, i):
-    """Request i of device d is done; so is its host I/O when this was its last (RULE_ALL) or
-    first (RULE_ANY) request; a finished first phase starts the second."""
+    """Request i of device d is done; so is its host I/O when this was its first (RULE_ANY) or
+    last (RULE_ALL) request; a finished first phase starts the second."""
     e.requests.done[i] = e.loop.now[0]
     e.devices.inflight[d] -= 1
     st = e.stats
@@ -921,14 +938,13 @@ def _complete(e, d, i):
     hs = e.hosts
     h = e.requests.host[i]
     hs.left[h] -= 1
-    if hs.rule[h] == RULE_ANY:
-        if np.isnan(hs.done[h]):
-            _host_done(e, h)
-    elif hs.left[h] == 0:
+    if hs.rule[h] == RULE_ANY and np.isnan(hs.done[h]):
+        _host_done(e, h)
+    if hs.left[h] == 0:
         if hs.stage[h] == PH_FIRST and hs.n_second[h] > 0:
             _start_phase(e, h, PH_SECOND)
         else:
-            _host_done(e, h)
+            _host_settled(e, h)
 
 
 @_inline
@@ -961,8 +977,17 @@ def _wait_pop(e, d, w):
 # loop: at its arrival time).
 @_inline
 def _issue(e, h):
-    if e.loop.closed[0]:
-        e.hosts.arrival[h] = e.loop.now[0]
+    hs, loop = e.hosts, e.loop
+    if loop.closed[0]:
+        hs.arrival[h] = loop.now[0]
+    k = hs.cache_pages[h]
+    if k > 0:  # write-back: acknowledged at its first request if the cache has room
+        if loop.dirty[0] + k <= loop.cache_cap[0]:
+            hs.rule[h] = RULE_ANY
+            hs.dirty[h] = k
+            loop.dirty[0] += k
+        else:
+            hs.rule[h] = RULE_ALL
     _start_phase(e, h, PH_FIRST)
 
 

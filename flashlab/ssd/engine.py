@@ -97,7 +97,7 @@ class ServiceMember:
 class Fanout(NamedTuple):
     """How member requests group into host I/Os (see :class:`flashlab.ssd._kernels.Hosts`):
     per request its ``host``, ``phase``, first alternate ``alt`` and ``alt_n``; per host I/O
-    its ``first`` request, ``n_first``, ``n_second`` and ``rule``."""
+    its ``first`` request, ``n_first``, ``n_second``, ``rule`` and ``cache_pages``."""
     host: np.ndarray
     phase: np.ndarray
     alt: np.ndarray
@@ -106,6 +106,7 @@ class Fanout(NamedTuple):
     n_first: np.ndarray
     n_second: np.ndarray
     rule: np.ndarray
+    cache_pages: np.ndarray
 
     @staticmethod
     def one_each(n: int) -> "Fanout":
@@ -113,7 +114,7 @@ class Fanout(NamedTuple):
         i64 = np.int64
         return Fanout(host=np.arange(n, dtype=i64), phase=np.zeros(n, i64), alt=np.full(n, -1, i64),
                       alt_n=np.zeros(n, i64), first=np.arange(n, dtype=i64), n_first=np.ones(n, i64),
-                      n_second=np.zeros(n, i64), rule=np.zeros(n, i64))
+                      n_second=np.zeros(n, i64), rule=np.zeros(n, i64), cache_pages=np.zeros(n, i64))
 
 
 def _preconditioned(config, seed: int, index: int, fills: float) -> Ftl:
@@ -136,7 +137,8 @@ class Engine:
     (``gc_group[d]``, -1 for none) with ``gc_limits[g]`` devices collecting at once."""
 
     def __init__(self, members, op, lba, pages, device, arrivals, host_qd, device_qd, gc_group,
-                 gc_limits, samples, seed, fanout=None, gc_sync=None, precondition_fills=0.0):
+                 gc_limits, samples, seed, fanout=None, gc_sync=None, precondition_fills=0.0,
+                 write_cache_pages=0):
         from flashlab.device.hdd import HddSpec
         from flashlab.ssd.sim import SCHEDULERS, SsdConfig
 
@@ -145,6 +147,7 @@ class Engine:
         fan = Fanout.one_each(n) if fanout is None else fanout
         nh = fan.first.size
         self.members, self.n, self.closed, self.host_qd = members, nh, arrivals is None, host_qd
+        self.drain = bool(fan.rule.any() or fan.cache_pages.any())
         self.sample_every = max(1, n // samples)
         rows = n // self.sample_every + 2
         max_pages = int(pages.max())
@@ -224,8 +227,8 @@ class Engine:
                                    alt_n=fan.alt_n, service=service, redirected=np.zeros(n, np.int8),
                                    left=np.zeros(n, i64), link=np.full(n, -1, i64), arrival=np.full(n, np.nan),
                                    start=np.full(n, -1.0), done=np.full(n, np.nan))
-        self.hosts = K.Hosts(first=fan.first, n_first=fan.n_first, n_second=fan.n_second, rule=fan.rule,
-                             stage=np.zeros(nh, i64), left=np.zeros(nh, i64),
+        self.hosts = K.Hosts(first=fan.first, n_first=fan.n_first, n_second=fan.n_second, rule=fan.rule.copy(),
+                             cache_pages=fan.cache_pages, dirty=np.zeros(nh, i64), stage=np.zeros(nh, i64), left=np.zeros(nh, i64),
                              arrival=np.full(nh, np.nan) if arrivals is None else np.asarray(arrivals, f64),
                              done=np.full(nh, np.nan))
         self.jobs = K.Jobs(victim=np.full(D, -1, i64), log_row=np.full(D, -1, i64),
@@ -242,7 +245,8 @@ class Engine:
         self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
                                           "suspends", "done", "rows"), i64), series=series,
                                  gc_log=np.full((GC_LOG_ROWS, 3), np.nan), gc_rows=np.zeros(1, i64))
-        self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "kick"), i64),
+        self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "kick", "dirty"), i64),
+                           cache_cap=np.array([write_cache_pages], i64),
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
                            err=np.zeros(1, i64), err_device=np.zeros(1, i64))
         self.ptype = np.zeros(max(1, sum(phys)), np.int8)
@@ -257,7 +261,9 @@ class Engine:
                               self.ftls)
 
     def run(self, progress: bool | None) -> None:
-        """Run the event loop until every request is done or nothing more can happen."""
+        """Run the event loop until every host I/O is done or nothing more can happen; when
+        host I/Os may be done before their requests (``any_of``, write-back), on until the
+        events run out, so that every request is done too."""
         e, n = self.state, self.n
         if self.closed:
             K.start_closed(e, min(self.host_qd, n))
@@ -271,6 +277,8 @@ class Engine:
                 if new == done or self.loop.err[0] != K.ERR_NONE:
                     break  # no more events (stalled) or an error
                 done = new
+        if self.drain and done == n and self.loop.err[0] == K.ERR_NONE:
+            K.run_events(e, n + 1)  # no host I/O is left to complete: runs until the events run out
 
     def counters(self, d: int) -> dict:
         """Final totals of device d (see :class:`flashlab.ssd.IoResult`)."""
@@ -326,12 +334,13 @@ class MembersResult:
     error: str
 
 
-def _fanout(n, host, phase, alternates, any_of, hosts):
+def _fanout(n, host, phase, alternates, any_of, hosts, write_back):
     """Validated :class:`Fanout` from run_members' arguments (None: one request per host I/O)."""
     from flashlab._validate import check_int, check_int_array, quote
 
     if host is None:
-        for name, v in (("phase", phase), ("alternates", alternates), ("any_of", any_of), ("hosts", hosts)):
+        for name, v in (("phase", phase), ("alternates", alternates), ("any_of", any_of), ("hosts", hosts),
+                        ("write_back", write_back)):
             if v is not None:
                 raise ValueError(f"{name} needs host (the host I/O of each request); got {name}={quote(v)} "
                                  f"with host=None")
@@ -376,16 +385,23 @@ def _fanout(n, host, phase, alternates, any_of, hosts):
         a = np.asarray(any_of)
         if a.shape != (nh,) or a.dtype != bool:
             raise ValueError(f"any_of must be a bool array with one entry per host I/O ({nh}); got {quote(any_of)}")
-        if (a & (n_second > 0)).any():
-            raise ValueError("any_of: a host I/O done at its first request cannot have a second phase")
         rule[a] = 1
+    cache = np.zeros(nh, np.int64)
+    if write_back is not None:
+        cache = check_int_array("write_back", write_back, 0, 2**31 - 1)
+        if cache.shape != (nh,):
+            raise ValueError(f"write_back must give each of the {nh} host I/Os its pages (0: not cached); "
+                             f"got {cache.size} entries")
+        if any_of is not None and (cache[np.asarray(any_of)] > 0).any():
+            raise ValueError("write_back: a host I/O done at its first request (any_of) needs no write cache")
     return Fanout(host=host, phase=phase, alt=alt, alt_n=alt_n, first=first, n_first=n_first,
-                  n_second=n_second, rule=rule)
+                  n_second=n_second, rule=rule, cache_pages=cache)
 
 
 def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32, device_qd=None,
                 gc_group=None, gc_limits=(), gc_sync=None, host=None, phase=None, alternates=None,
-                any_of=None, hosts=None, precondition_fills: float = 0.0, seed: int = 0, samples: int = 400,
+                any_of=None, hosts=None, write_back=None, write_cache_pages: int = 0,
+                precondition_fills: float = 0.0, seed: int = 0, samples: int = 400,
                 progress: bool | None = False) -> MembersResult:
     """Run requests against several members (``SsdConfig`` flash drives, ``HddSpec`` disks,
     ``ServiceMember`` servers) on one clock.
@@ -407,7 +423,11 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     (first, count)``: a read ``i`` with ``first[i] >= 0`` aimed at a member running a GC job
     when issued is not sent; requests ``first[i] .. first[i] + count[i] - 1`` go instead (a
     degraded read rebuilt from the rest of the stripe). A host I/O is done when all its
-    requests are, or at its first (``any_of[h]`` true). Closed loop (``arrivals`` None): ``qd``
+    requests are, or at its first (``any_of[h]`` true; the others and the second phase still
+    run). Write-back cache of ``write_cache_pages`` pages: host I/O ``h`` with
+    ``write_back[h] > 0`` pages is done at its first request (e.g. the copy to a mirror) if
+    the cache has room for them when it is issued, and they stay in the cache until all its
+    requests are done; without room it waits for all of them. Closed loop (``arrivals`` None): ``qd``
     host I/Os outstanding; open loop: host I/O ``h`` arrives at ``arrivals[h]`` (us,
     non-decreasing).
 
@@ -443,7 +463,8 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
         sel = device == d
         if sel.any() and (lba[sel] + pages[sel]).max() > cap:
             raise ValueError(f"lba: requests to members[{d}] must lie in its {cap} LBAs")
-    fan = _fanout(n, host, phase, alternates, any_of, hosts)
+    fan = _fanout(n, host, phase, alternates, any_of, hosts, write_back)
+    cache_cap = check_int("write_cache_pages", write_cache_pages, 0, 2**40)
     nh = fan.first.size
     if arrivals is not None:
         arrivals = check_array("arrivals", arrivals, 0.0, 1e18)
@@ -468,7 +489,7 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
                              f"got {quote(gc_sync)}")
     fills = check_real("precondition_fills", precondition_fills, 0.0, 100.0)
     eng = Engine(members, op, lba, pages, device, arrivals, qd, dqd, groups, limits,
-                 check_int("samples", samples, 1, 100000), seed, fan, sync, fills)
+                 check_int("samples", samples, 1, 100000), seed, fan, sync, fills, cache_cap)
     eng.run(progress)
     from flashlab.ssd.sim import SERIES_NAMES
     err = int(eng.loop.err[0])
