@@ -1,7 +1,8 @@
 """The array layer: RAID layout, host I/Os fanned out over members, coordinated GC.
 
-Costs (2 free cores, numba cache warm): layout and data tests ~5 s (hypothesis: 60 examples),
-order statistics ~2 s, coordination ~6 s (three 10-drive runs), CLI ~4 s.
+Costs (numba cache warm, an idle core): layout and data tests ~5 s (hypothesis: 60
+examples), order statistics ~1 s, coordination ~2 s (four 10-drive runs), controllers ~2 s,
+CLI ~8 s (five one-line-error subprocesses).
 """
 
 from __future__ import annotations
@@ -274,30 +275,44 @@ def test_any_rule_phases_cache_hits_and_write_back():
         run_members(srv, [1, 0], [0, 0], [1, 1], [0, 1], host=[0, 0], write_back=[1, 1])
 
 
-def _coordination_runs(**kw):
-    load = HostLoad(qd=64, rate_iops=float(kw.pop("rate", 20000.0)), workload=Workload("uniform", read_fraction=0.5))
+COORDINATION = dict(rate_iops=4000.0, read_fraction=0.7, bursts=(20000.0, 40000.0), requests=6000, op=0.25,
+                    timing="mlc_mqsim")
+
+
+def coordination_runs(**kw) -> dict:
+    """Bursty random 4 KiB I/O (70% reads; 20 ms at 4000 IOPS, 40 ms idle) on ten drives in
+    RAID-6 under each GC architecture, and ``no GC``: independent drives that only had a
+    sequential fill, so that the run needs no GC (the reference ttFlash's ratios use)."""
+    c = {**COORDINATION, **kw}
+    load = HostLoad(qd=64, rate_iops=c["rate_iops"], workload=Workload("uniform", read_fraction=c["read_fraction"]))
+    drive = array_drive(c["op"], timing=c["timing"])
     out = {}
-    for arch in ("ssd", "harmonia", "ground-up"):
-        out[arch] = simulate_array(ArrayConfig(arch=arch, drives=10, raid=6, drive=array_drive(0.07)), load,
-                                   requests=kw.get("requests", 6000), bursts=(20000.0, 20000.0), seed=1)
+    for name, arch, fills in (("no GC", "ssd", 1e-6), ("ssd", "ssd", 1.0), ("harmonia", "harmonia", 1.0),
+                              ("ground-up", "ground-up", 1.0)):
+        out[name] = simulate_array(ArrayConfig(arch=arch, drives=10, raid=6, drive=drive), load,
+                                   requests=c["requests"], bursts=c["bursts"], precondition_fills=fills, seed=1)
     return out
 
 
-def test_stripe_waits_name_the_member_that_finished_last_and_ground_up_rebuilds_reads():
-    runs = _coordination_runs()
-    for arch, r in runs.items():
-        assert r.error == "", arch
-        assert np.isfinite(r.latency_us).all(), arch
+@pytest.fixture(scope="module")
+def coordination():
+    return coordination_runs()
+
+
+def test_stripe_waits_name_the_member_that_finished_last_and_ground_up_rebuilds_reads(coordination):
+    for name, r in coordination.items():
+        assert r.error == "", name
+        assert np.isfinite(r.latency_us).all(), name
         plan, mr = r.plan, r.members
         last = np.full(r.op.size, -np.inf)
         np.maximum.at(last, plan["host"][np.isfinite(mr.done_us)], mr.done_us[np.isfinite(mr.done_us)])
         np.testing.assert_array_equal(r.done_us, last)  # a host I/O ends with its last member request
         assert r.stripe_waits().sum() == r.op.size
-        assert (r.gc_share() > 0).all(), arch  # the bursts push every member into GC
-    assert runs["ground-up"].members.max_collecting[0] == 1
-    assert runs["ground-up"].rebuilt.sum() > 0 and runs["ssd"].rebuilt.sum() == 0
+        assert (r.gc_share() > 0).all() != (name == "no GC"), name  # the bursts push every member into GC
+    g = coordination["ground-up"]
+    assert g.members.max_collecting[0] == 1
+    assert g.rebuilt.sum() > 0 and coordination["ssd"].rebuilt.sum() == 0
     # a rebuilt read's member was collecting when the read was issued
-    g = runs["ground-up"]
     red = np.flatnonzero(g.members.redirected)
     log = g.gc_log
     for i in red[:50]:
@@ -305,11 +320,17 @@ def test_stripe_waits_name_the_member_that_finished_last_and_ground_up_rebuilds_
         assert ((log["device"] == d) & (log["start_us"] <= t) & ~(log["end_us"] < t)).any()
 
 
-def test_coordinated_gc_cuts_the_read_tail():
-    runs = _coordination_runs()
-    p99 = {a: r.percentiles(op=1)["p99"] for a, r in runs.items()}
-    # arrays.md C8: ttFlash 1.0-2.6x of no GC against 5-138x for the base; C5: Harmonia -69% mean response
-    assert p99["ground-up"] < 0.5 * p99["ssd"], p99
+def test_coordinated_gc_cuts_the_read_tail(coordination):
+    """Ground-up (one member of the parity group collects at a time, reads to it rebuilt from
+    the others) against independent drives: p99 read latency well below. Measured (seed 1):
+    p99 0.77 ms against 2.89 ms, 1.0x..1.1x of no GC against 3.5x (arrays.md C8: ttFlash
+    1.0-2.6x of no GC at p99-p99.99 against 5-138x for its base). The price shows in the
+    writes: one GC slot for ten drives cannot keep up with the bursts (write p99 in seconds)."""
+    p99 = {a: r.percentiles(op=1)["p99"] for a, r in coordination.items()}
+    assert p99["ground-up"] < 0.4 * p99["ssd"], p99
+    assert p99["ground-up"] < 1.5 * p99["no GC"] < p99["ssd"], p99
+    w99 = {a: r.percentiles(op=0)["p99"] for a, r in coordination.items()}
+    assert w99["ground-up"] > 10 * w99["ssd"], w99
 
 
 # ---------------------------------------------------------------- controllers and the disk array

@@ -52,12 +52,13 @@ BACK_ENDS = ("switched", "shared")
 PERCENTILES = (50.0, 99.0, 99.9)
 
 
-def array_drive(op: float = 0.07, capacity_bytes: int = 2**24) -> SsdConfig:
+def array_drive(op: float = 0.07, capacity_bytes: int = 2**24, timing: str = "mlc") -> SsdConfig:
     """A small flash member for arrays (fast to simulate): ``capacity_bytes`` of user data at
-    over-provisioning ``op`` on 2 channels x 1 die x 2 planes, 8 pages of 4 KiB per block, MLC
-    timing, read priority, background GC."""
+    over-provisioning ``op`` on 2 channels x 1 die x 2 planes, 8 pages of 4 KiB per block,
+    ``timing`` a NAND preset of :mod:`flashlab.device.timing` (``mlc_mqsim``'s erase is five
+    programs long, so GC's erases stand out in the read tail), read priority, background GC."""
     return SsdConfig(geometry=ssd_geometry(capacity_bytes, op, channels=2, dies_per_channel=1, planes_per_die=2,
-                                           pages_per_block=8))
+                                           pages_per_block=8), timing=timing)
 
 
 @dataclass(frozen=True, kw_only=True)
