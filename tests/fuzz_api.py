@@ -587,7 +587,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                                                    capacity_bytes=Param("int", 2**22, cap=2**26)), "array")
     one = AR.ArrayConfig(arch="ssd", drives=1, raid=0, drive=AR.array_drive(0.25, 2**22))
     add("array.ArrayConfig", AR.ArrayConfig,
-        dataclass_params(one, drives=Param("int", 1, never=(65, 0)), raid=Param("int", 0, never=(2, 7, 5)),
+        dataclass_params(one, drives=Param("int", 1, never=(257, 0)), raid=Param("int", 0, never=(2, 7, 5)),
                          stripe_unit=Param("int", 16384, never=(6000, 2048)),
                          gc_limit=Param("int", 1, never=(0, 2))), "array")
     aload = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.5))

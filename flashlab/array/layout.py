@@ -41,10 +41,12 @@ class Layout:
 
     def __post_init__(self):
         check_choice("raid", self.raid, RAID_LEVELS)
-        lo = RAID_MIN_DRIVES[self.raid]
-        check_int("drives", self.drives, lo, 256 if self.raid != 1 else 2)
+        check_int("drives", self.drives, 1, 256)
+        lo, hi = RAID_MIN_DRIVES[self.raid], 2 if self.raid == 1 else 256
+        if not lo <= self.drives <= hi:
+            raise ValueError(f"drives must be in [{lo}, {hi}] for raid={self.raid}; got {self.drives}")
         if self.raid == 10 and self.drives % 2:
-            raise ValueError(f"drives must be even for RAID-10 (mirrored pairs), at least 4; got {self.drives}")
+            raise ValueError(f"drives must be even for raid=10 (mirrored pairs), at least 4; got {self.drives}")
         check_int("page_size", self.page_size, 512, 2**30)
         check_int("stripe_unit", self.stripe_unit, self.page_size, 2**40)
         if self.stripe_unit % self.page_size:

@@ -53,10 +53,11 @@ PERCENTILES = (50.0, 99.0, 99.9)
 
 
 def array_drive(op: float = 0.07, capacity_bytes: int = 2**24, timing: str = "mlc") -> SsdConfig:
-    """A small flash member for arrays (fast to simulate): ``capacity_bytes`` of user data at
+    """A small flash member for arrays (fast to simulate): ``capacity_bytes`` (1 MiB to 1 TiB) of user data at
     over-provisioning ``op`` on 2 channels x 1 die x 2 planes, 8 pages of 4 KiB per block,
     ``timing`` a NAND preset of :mod:`flashlab.device.timing` (``mlc_mqsim``'s erase is five
     programs long, so GC's erases stand out in the read tail), read priority, background GC."""
+    check_int("capacity_bytes", capacity_bytes, 2**20, 2**40)
     return SsdConfig(geometry=ssd_geometry(capacity_bytes, op, channels=2, dies_per_channel=1, planes_per_die=2,
                                            pages_per_block=8), timing=timing)
 
@@ -69,7 +70,7 @@ class ArrayConfig:
     ----------
     arch : ``ssd``, ``harmonia``, ``ground-up`` or ``disk`` (see the module docstring)
     drives : int, members (RAID-5 at least 3, RAID-6 at least 4, RAID-10 even and at least 4,
-        RAID-1 exactly 2), at most 64
+        RAID-1 exactly 2), at most 256
     raid : 0, 1, 5, 6 or 10
     stripe_unit : int, bytes, a multiple of the member page (default 16 KiB)
     drive : SsdConfig, the flash member (default :func:`array_drive`)
@@ -102,7 +103,7 @@ class ArrayConfig:
 
     def __post_init__(self):
         check_choice("arch", self.arch, ARCHS)
-        check_int("drives", self.drives, 1, 64)
+        check_int("drives", self.drives, 1, 256)
         check_instance("drive", self.drive, SsdConfig)
         check_instance("disk", self.disk, HddSpec)
         check_int("gc_limit", self.gc_limit, 1, self.drives)
