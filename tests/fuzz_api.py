@@ -583,7 +583,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"ops": [0, 1], "lbas": [0, 7], "pages": [3, 2], "rebuild": True},
                ops=Param("array", [0, 1], never=([0, 2], [0])), lbas=Param("array", [0, 7], never=([0, 95], [-1, 0])),
                pages=Param("array", [3, 2], never=([0, 1], [3, 2.5]))), "array")
-    add("array.array_drive", AR.array_drive, params({"op": 0.25, "capacity_bytes": 2**22},
+    add("array.array_drive", AR.array_drive, params({"op": 0.25, "capacity_bytes": 2**22, "timing": "slc"},
                                                    capacity_bytes=Param("int", 2**22, cap=2**26)), "array")
     one = AR.ArrayConfig(arch="ssd", drives=1, raid=0, drive=AR.array_drive(0.25, 2**22))
     add("array.ArrayConfig", AR.ArrayConfig,

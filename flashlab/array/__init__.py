@@ -13,7 +13,8 @@ In time (:mod:`flashlab.array.layout`, :mod:`flashlab.array.sim`):
 * :class:`ArrayConfig` ``(arch, drives, raid, stripe_unit, drive, disk, gc_limit, device_qd)``:
   ``arch`` ``disk``, ``ssd`` (independent GC), ``harmonia`` (synchronised GC) or ``ground-up``
   (at most ``gc_limit`` members collect at once; reads to them are rebuilt from the stripe);
-  :func:`array_drive` ``(op, capacity_bytes)`` the small default flash member.
+  :func:`array_drive` ``(op=0.25, capacity_bytes=16 MiB, timing="mlc_mqsim")`` the small
+  default flash member.
 * :func:`simulate_array` ``(config, load, *, requests=4000, bursts=None,
   precondition_fills=1.0, seed=0, progress=False) -> ArrayResult``: host I/Os (a
   :class:`flashlab.ssd.HostLoad`) through the layout onto every member on one clock.

@@ -32,6 +32,7 @@ def register(subparsers) -> None:
     p.add_argument("--raid", type=int, default=6, help="RAID level 0, 1, 5, 6 or 10 (default 6)")
     p.add_argument("--stripe-unit", type=int, default=16384, help="stripe unit, bytes (default 16384)")
     p.add_argument("--op", type=float, default=0.07, help="flash members' over-provisioning (default 0.07)")
+    p.add_argument("--timing", default="mlc_mqsim", help="flash members' NAND timing preset (default mlc_mqsim)")
     p.add_argument("--drive-mib", type=int, default=16, help="flash member user capacity, MiB (default 16)")
     p.add_argument("--gc-limit", type=int, default=1, help="ground-up: members collecting at once (default 1)")
     p.add_argument("--read-cache-mib", type=int, default=0, help="controller DRAM read cache, MiB (default 0)")
@@ -55,7 +56,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> str:
     from flashlab._validate import check_int
 
-    drive = array_drive(args.op, check_int("drive_mib", args.drive_mib, 1, 4096) * 2**20)
+    drive = array_drive(args.op, check_int("drive_mib", args.drive_mib, 1, 4096) * 2**20, args.timing)
     config = ArrayConfig(arch=args.arch, drives=args.drives, raid=args.raid, stripe_unit=args.stripe_unit,
                          drive=drive, gc_limit=args.gc_limit,
                          read_cache_bytes=check_int("read_cache_mib", args.read_cache_mib, 0, 2**20) * 2**20,
@@ -79,7 +80,8 @@ def run(args: argparse.Namespace) -> str:
         "max_collecting_at_once": _max_overlap(r),
         "error": r.error,
         "config": {"arch": args.arch, "drives": args.drives, "raid": args.raid, "stripe_unit": args.stripe_unit,
-                   "op": args.op, "qd": args.qd, "rate": args.rate, "read_fraction": args.read_fraction,
+                   "op": args.op, "timing": args.timing, "qd": args.qd, "rate": args.rate,
+                   "read_fraction": args.read_fraction,
                    "io_size": args.io_size, "requests": args.requests, "seed": args.seed,
                    "read_cache_mib": args.read_cache_mib, "write_cache_mib": args.write_cache_mib,
                    "back_end": args.back_end,

@@ -52,9 +52,9 @@ BACK_ENDS = ("switched", "shared")
 PERCENTILES = (50.0, 99.0, 99.9)
 
 
-def array_drive(op: float = 0.07, capacity_bytes: int = 2**24, timing: str = "mlc") -> SsdConfig:
-    """A small flash member for arrays (fast to simulate): ``capacity_bytes`` (1 MiB to 1 TiB) of user data at
-    over-provisioning ``op`` on 2 channels x 1 die x 2 planes, 8 pages of 4 KiB per block,
+def array_drive(op: float = 0.25, capacity_bytes: int = 2**24, timing: str = "mlc_mqsim") -> SsdConfig:
+    """A small flash member for arrays (fast to simulate): ``capacity_bytes`` (1 MiB to 1 TiB) of
+    user data at over-provisioning ``op`` on 2 channels x 1 die x 2 planes, 8 pages of 4 KiB per block,
     ``timing`` a NAND preset of :mod:`flashlab.device.timing` (``mlc_mqsim``'s erase is five
     programs long, so GC's erases stand out in the read tail), read priority, background GC."""
     check_int("capacity_bytes", capacity_bytes, 2**20, 2**40)

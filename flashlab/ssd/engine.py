@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -117,17 +118,27 @@ class Fanout(NamedTuple):
                       n_second=np.zeros(n, i64), rule=np.zeros(n, i64), cache_pages=np.zeros(n, i64))
 
 
-def _preconditioned(config, seed: int, index: int, fills: float) -> Ftl:
-    """A fresh FTL for flash member ``index``; with ``fills`` > 0 brought untimed (GC in the
-    FTL's own synchronous loop) to a used state: one sequential fill, then ``fills`` drive
-    fills of uniform random page writes (seeded by the run's seed and the member's index)."""
+def _preconditioned(config, seed: int, index: int, fills: float) -> tuple:
+    """The FTL state tuple of flash member ``index`` (a fresh copy the run may change); with
+    ``fills`` > 0 brought untimed (GC in the FTL's own synchronous loop) to a used state: one
+    sequential fill, then ``fills`` drive fills of uniform random page writes (seeded by the
+    run's seed and the member's index). Used states are kept (:func:`_used_state`), so a live
+    explorable that reruns the same array pays for them once."""
+    if fills <= 0:
+        return Ftl(config.ftl_geometry, config.ftl_config, seed)._s
+    return tuple(a.copy() for a in _used_state(config, seed, index, fills))
+
+
+@lru_cache(maxsize=256)
+def _used_state(config, seed: int, index: int, fills: float) -> tuple:
     ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
-    if fills > 0:
-        user = config.geometry.user_pages
-        ftl.write(np.arange(user, dtype=np.int32))
-        rng = np.random.default_rng(np.random.SeedSequence([seed, 13, index]))
-        ftl.write(rng.integers(0, user, max(1, round(fills * user))).astype(np.int32))
-    return ftl
+    user = config.geometry.user_pages
+    ftl.write(np.arange(user, dtype=np.int32))
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 13, index]))
+    ftl.write(rng.integers(0, user, max(1, round(fills * user))).astype(np.int32))
+    for a in ftl._s:
+        a.flags.writeable = False  # shared by later runs: they copy it
+    return ftl._s
 
 
 class Engine:
@@ -178,7 +189,7 @@ class Engine:
             if isinstance(m, SsdConfig):
                 g, tm = m.geometry, m.timing
                 bits = tm.bits_per_cell
-                ftl_states.append(_preconditioned(m, seed, d, precondition_fills)._s)
+                ftl_states.append(_preconditioned(m, seed, d, precondition_fills))
                 dv["kind"][d] = K.FLASH
                 dv["bits"][d] = bits
                 dv["order"][d, :bits] = np.argsort(np.asarray(tm.t_prog_us), kind="stable")
