@@ -49,7 +49,9 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
 
 Life of one host write (one page, flash device, closed loop), as events:
 
-1. ``_issue``: request ``i`` joins its device's write FIFO.
+1. ``_issue``: host I/O ``h`` starts its first phase (``_start_phase``): its request ``i``
+   joins its device's write FIFO (``_issue_req``; a read with alternates aimed at a device
+   that is collecting goes to them instead).
 2. ``_dispatch`` (the device has room and the write gate opens): the FTL maps the page
    (``_map_host_write``), the program is queued on its unit (``_submit``); an idle unit starts it
    at once (``_start_op``) by asking for its channel (``_channel_request``): the data-in
@@ -58,8 +60,9 @@ Life of one host write (one page, flash device, closed loop), as events:
 3. Channel event (``_on_channel``): the data is in; the channel takes the next waiting unit;
    the unit's array operation starts (``_array_op``: unit event pushed at now + tPROG).
 4. Unit event (``_finish``): the program is done, the unit takes its next operation
-   (``_start_next``); the request has no pages left: ``_complete`` records its time and the
-   closed loop issues a replacement (``_settle``).
+   (``_start_next``); the request has no pages left: ``_complete`` records its time; its
+   host I/O is done (or starts its second phase) and the closed loop issues a replacement
+   (``_settle``).
 
 Life of one GC job (flash device):
 
