@@ -204,3 +204,34 @@ def test_bad_cache_use():
         run_members([config(cache_bytes=4096)], [0], [0], [2], [0])
     with pytest.raises(ValueError, match="at_us"):
         simulate_io(config(), requests=10).power_loss(-1.0)
+
+
+def test_cache_acknowledgement_is_done_for_the_host_io():
+    """A member request acknowledged by its drive's cache is done for its host I/O: a host I/O
+    writing to two cached drives (first phase), then once more to the first (second phase), is
+    done at its last acknowledgement, before its data is on NAND; a flush sent to a
+    fixed-service member (which has no cache) is done when dispatched, without a service time."""
+    from flashlab.ssd import ServiceMember
+
+    cfg = config(cache_bytes=2**20, cache_latency_us=10.0)
+    nh = 20
+    host = np.repeat(np.arange(nh), 4)
+    op = np.tile([0, 0, OP_FLUSH, 0], nh)
+    dev = np.tile([0, 1, 2, 0], nh)
+    phase = np.tile([0, 0, 0, 1], nh)
+    lba = 2 * host + np.tile([0, 0, 0, 1], nh)
+    arrivals = 1000.0 * np.arange(nh)
+    r = run_members([cfg, cfg, ServiceMember(mean_us=500.0)], op, lba, np.ones(op.size, np.int64), dev,
+                    arrivals=arrivals, host=host, phase=phase)
+    assert r.error == ""
+    writes, first = op == 0, phase == 0
+    assert np.array_equal(r.arrival_us[first], np.repeat(arrivals, 3))
+    assert np.array_equal(r.done_us[writes & first], r.arrival_us[writes & first] + 10.0)  # the cache's ack
+    flush = op == OP_FLUSH
+    assert np.array_equal(r.done_us[flush], r.arrival_us[flush])
+    assert np.array_equal(r.arrival_us[~first], arrivals + 10.0)  # the second phase starts at the acks
+    assert np.array_equal(r.host_done_us, arrivals + 20.0)
+    # the data reaches NAND later: a program after the acknowledgement
+    assert (r.durable_us[writes] >= r.arrival_us[writes] + min(cfg.timing.t_prog_us)).all()
+    last_durable = np.maximum.reduceat(np.where(writes, r.durable_us, 0.0), np.arange(0, op.size, 4))
+    assert (r.host_done_us < last_durable).all()
