@@ -20,7 +20,7 @@ def test_flushed_4k_writes_on_16k_pages(plp, factor):
     """Each 4 KiB write followed by a flush: without capacitors the flush pads the 16 KiB page,
     four slots programmed per slot written; with them the flush is a no-op and pages fill."""
     cfg = config(nand_page_size=16384, cache_bytes=2**20, power_loss_protection=plp)
-    r = simulate_io(cfg, HostLoad(qd=1, flush_every=1), requests=800, seed=3)
+    r = simulate_io(cfg, HostLoad(qd=1, flush_every=1), requests=400, seed=3)  # 400 writes, 400 flushes
     assert not r.stalled
     assert r.counters["host_page_writes"] == 400
     assert r.flash_write_factor == factor
