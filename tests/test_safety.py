@@ -210,7 +210,7 @@ def io_result():
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda r: r.iops(op=7), "op must be one of"),
+    (lambda r: r.iops(op=8), "op must be one of"),
     (lambda r: r.iops(op="write"), "op must be one of"),
     (lambda r: r.iops(phase=np.array([1, 0])), "phase must be one of"),
     (lambda r: r.bandwidth_mb_s(phase=2.5), "phase must be one of"),

@@ -572,6 +572,7 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
         n = max(1, round(fills * g.user_pages / (_pages("write_size", load.write_size, g) * wf)))
     else:
         n = check_int("requests", 10000 if requests is None else requests, 1, 2**31 - 1)
+    check_int("precondition_size", precondition_size, 1, 2**40)
     biggest = max(load.write_size, precondition_size if precondition_fills > 0 else 0)
     if 0 < config.cache_bytes < biggest:
         raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes); got {config.cache_bytes}")
