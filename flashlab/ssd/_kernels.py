@@ -149,6 +149,8 @@ class Devices(NamedTuple):
     waiting: np.ndarray       # requests in its waiting FIFOs
     wait_head: np.ndarray     # (D, 2) first waiting request (W_READ, W_WRITE), -1 if none
     wait_tail: np.ndarray     # (D, 2) last waiting request
+    stalled: np.ndarray       # its next write found the write gate shut, and nothing has happened
+                              # on the device since: dispatching it again would do nothing
     fg: np.ndarray            # GC is foreground now
     tokens: np.ndarray        # throttled page writes GC has earned (float)
     fg_since: np.ndarray      # when foreground GC began, us
@@ -732,6 +734,7 @@ def _update_gc(e, d):
     mode = dev.gc[d]
     if mode == GC_OFF:
         return
+    dev.stalled[d] = 0
     free = e.ftls.ctr[d, F.FREE_BLOCKS]
     fg = free < dev.gc_critical[d]
     if fg and dev.fg[d] == 0:
@@ -841,7 +844,9 @@ def _issue(e, i):
     req = e.requests
     if e.loop.closed[0]:
         req.arrival[i] = e.loop.now[0]
-    _wait_push(e, req.device[i], W_WRITE if req.op[i] == OP_WRITE else W_READ, i)
+    d = req.device[i]
+    e.devices.stalled[d] = 0
+    _wait_push(e, d, W_WRITE if req.op[i] == OP_WRITE else W_READ, i)
 
 
 @_inline
@@ -892,6 +897,7 @@ def _dispatch(e, d):
             _submit(e, Q_WRITE, dev.unit0[d], K_DISK, req.lba[i], i)
             continue
         if not _write_gate(e, d, k):
+            dev.stalled[d] = 1
             break
         _wait_pop(e, d, W_WRITE)
         dev.inflight[d] += 1
@@ -905,8 +911,11 @@ def _dispatch(e, d):
 
 @_inline
 def _dispatchable(e, d):
+    """Device d has waiting requests and room for them, and dispatching it may let one in (a
+    stalled device's write gate can only open after an event of its own, an arrival or a GC
+    decision: until then it is skipped, which saves every other device's events from it)."""
     dev = e.devices
-    return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0
+    return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0 and dev.stalled[d] == 0
 
 
 @_inline
@@ -1043,6 +1052,8 @@ def run_events(e, stop_done):
         else:
             loop.now[0] = t_heap
             x = _heap_pop(heap)
+            u = x if x < n_units else e.channels.unit[x - n_units]
+            e.devices.stalled[e.units.device[u]] = 0
             if x < n_units:
                 k = e.units.kind[x]
                 if k == K_HREAD or k == K_GREAD:
