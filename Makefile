@@ -8,6 +8,9 @@ BUILD_ENV := _build/.doctrees/environment.pickle
 CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR := $(CURDIR)/.cache/numba
 export PYTHONHASHSEED := 0
+# pytest-xdist workers for the test stages (CI has 2 cores); TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= 2
+XDIST := -n $(TEST_WORKERS)
 
 .PHONY: help env book book-student test test-boundscheck test-notebooks lab serve bench clean
 
@@ -48,7 +51,7 @@ $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
 test: $(STAMP) $(CHROMIUM)
-	$(BIN)/python -m pytest tests -m "not book" -q
+	$(BIN)/python -m pytest tests -m "not book" -q $(XDIST)
 	$(MAKE) test-boundscheck
 	$(MAKE) book-student
 	$(MAKE) test-notebooks
@@ -61,15 +64,16 @@ test: $(STAMP) $(CHROMIUM)
 BOUNDSCHECK_TESTS := tests/test_cell_physics.py tests/test_cell_errors.py tests/test_ftl.py \
 	tests/test_ftl_reference.py tests/test_timing.py tests/test_safety.py
 test-boundscheck: $(STAMP)
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.cache/numba-boundscheck $(BIN)/python -m pytest $(BOUNDSCHECK_TESTS) -q
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.cache/numba-boundscheck $(BIN)/python -m pytest $(BOUNDSCHECK_TESTS) -q $(XDIST)
 
 # nbval re-runs each chapter (as the book build executed it, outputs included) in a fresh kernel;
 # cells marked NBVAL_CHECK_OUTPUT must reproduce (tests/test_pinned_outputs.py pins them).
+# With xdist, --dist loadscope keeps all cells of a notebook on one worker (they share its kernel).
 test-notebooks: $(STAMP)
 	@test -d _build/jupyter_execute/chapters || (echo "Run 'make book' first" && exit 1)
 	rm -rf _build/nbval && mkdir -p _build/nbval
 	cp _build/jupyter_execute/chapters/*.ipynb _build/nbval/
-	$(BIN)/python -m pytest --nbval-lax -q _build/nbval
+	$(BIN)/python -m pytest --nbval-lax -q _build/nbval $(XDIST) --dist loadscope
 
 lab: $(STAMP)
 	mkdir -p $(VENV)/share/jupyter/lab/settings

@@ -171,12 +171,29 @@ def first_last_fill(r) -> tuple[np.ndarray, np.ndarray]:
     return work & (writes <= r.user_pages), work & (writes > writes[-1] - r.user_pages)
 
 
+def log_bins(lo_us: float, hi_us: float, bins_per_decade: int = HIST_BINS) -> np.ndarray:
+    """Log-spaced bin edges (us) from ``lo_us`` to ``hi_us``."""
+    return np.logspace(math.log10(lo_us), math.log10(hi_us), int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+
+
 def log_histogram(lat: np.ndarray, lo_us: float, hi_us: float, bins_per_decade: int = HIST_BINS):
     """Share of latencies (%) in log-spaced bins from ``lo_us`` to ``hi_us`` (values outside are
     counted in the end bins), and the bin edges (us)."""
-    edges = np.logspace(math.log10(lo_us), math.log10(hi_us), int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+    edges = log_bins(lo_us, hi_us, bins_per_decade)
     lat = np.clip(lat[np.isfinite(lat)], lo_us, hi_us * 0.999)
     return 100 * np.histogram(lat, edges)[0] / max(lat.size, 1), edges
+
+
+def histogram_columns(edges_us: np.ndarray, shares: dict) -> dict:
+    """A histogram's plot columns: bin edges in ms (``left``, ``right``) and each named series of
+    shares (%) over those bins."""
+    return {"left": edges_us[:-1] / 1e3, "right": edges_us[1:] / 1e3, **shares}
+
+
+def log_histogram_columns(lo_us: float, hi_us: float, **latencies_us) -> dict:
+    """:func:`histogram_columns` of the :func:`log_histogram` of each named latency array (us)."""
+    shares = {name: log_histogram(lat, lo_us, hi_us)[0] for name, lat in latencies_us.items()}
+    return histogram_columns(log_bins(lo_us, hi_us), shares)
 
 
 def overlaid_log_histograms(title: str, x_label: str, y_label: str, lo_us: float, hi_us: float,
@@ -196,14 +213,9 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
     """GC mode and open-loop write rate -> latency histograms (log bins) of the first and the
     last drive write, p99 latency per interval over time, free superblocks and foreground share."""
 
-    def hist(lat):
-        return log_histogram(lat, HIST_LO_US, HIST_HI_US)
-
     def compute(gc, rate):
         r = rate_point(gc, rate, op, fills, seed)
         first, last = first_last_fill(r)
-        hb, edges = hist(r.latency_us[first])
-        ha, _ = hist(r.latency_us[last])
         pb = np.percentile(r.latency_us[first], [50, 99, 99.9])
         pa = np.percentile(r.latency_us[last], [50, 99, 99.9])
         iv = r.intervals(60, by="time")
@@ -213,7 +225,7 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         verdict = ("GC keeps up" if keeps_up else
                    "<b>the drive cannot keep up</b>: requests pile up in the host queue and wait for seconds")
         return {
-            "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "before": hb, "after": ha},
+            "hist": log_histogram_columns(HIST_LO_US, HIST_HI_US, before=r.latency_us[first], after=r.latency_us[last]),
             "pcts": {"x": np.array([pb[1], pa[1]]) / 1e3, "y0": [0.0, 0.0], "y1": [100.0, 100.0],
                      "what": ["p99, first drive write", "p99, last drive write"]},
             "time": {"t": t, "p99": iv["p99"] / 1e3, "p50": iv["p50"] / 1e3, "free": iv["free_blocks"],
@@ -299,13 +311,11 @@ def read_tails(reads: int = READ_RATE, op: float = 0.2, fills: float = 2.0, seed
 
     def compute(rate):
         lat = {s: read_latency(mixed_point(rate, s, reads, op, fills, seed)) for s in (False, True)}
-        h_off, edges = log_histogram(lat[False], READ_LO_US, READ_HI_US)
-        h_on, _ = log_histogram(lat[True], READ_LO_US, READ_HI_US)
         p = {s: np.percentile(v, [50, 99, 99.9]) / 1e3 for s, v in lat.items()}
         slow = {s: np.mean(v > 1000.0) for s, v in lat.items()}
         idle = nand_timeline([(0.0, "read", 0, 0)], small_config(op, gc="off"))["latency_us"][0]
         return {
-            "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "off": h_off, "on": h_on},
+            "hist": log_histogram_columns(READ_LO_US, READ_HI_US, off=lat[False], on=lat[True]),
             "idle": {"x": [idle / 1e3, idle / 1e3], "y": [0.0, 100.0]},
             "summary": summary_html(
                 f"{reads:,} random reads/s mixed with <b>{rate:,} random writes/s</b> on a full drive, GC running "
@@ -467,19 +477,19 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
     write (linear bins of 100 us), with and without steering."""
     edges = np.arange(0.0, 6001.0, 100.0)
 
+    def shares(lat):
+        return 100 * np.histogram(np.clip(lat, 0, edges[-1] - 1), edges)[0] / lat.size
+
     def compute(steering, rate):
         on = steering == "on"
         r = steering_point(on, rate, op, fills, seed)
         other = steering_point(not on, rate, op, fills, seed)
         _, last = first_last_fill(r)
-        lat = np.clip(r.latency_us[last], 0, edges[-1] - 1)
-        share = 100 * np.histogram(lat, edges)[0] / lat.size
-        lo = np.clip(other.latency_us[last], 0, edges[-1] - 1)
-        share_o = 100 * np.histogram(lo, edges)[0] / lo.size
         p = np.percentile(r.latency_us[last], [50, 90, 99])
         po = np.percentile(other.latency_us[last], [50, 90, 99])
         return {
-            "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "this": share, "other": share_o},
+            "hist": histogram_columns(edges, {"this": shares(r.latency_us[last]),
+                                              "other": shares(other.latency_us[last])}),
             "summary": summary_html(
                 f"{rate:,} random writes/s, GC running (last of {fills:g} drive writes). Steering <b>{steering}</b>: "
                 f"<b>{fast_share(r):.0%}</b> of host writes finish within {FAST_LIMIT_US / 1e3:.1f} ms (fast "
