@@ -45,7 +45,6 @@ import dataclasses
 import hashlib
 import inspect
 import json
-import math
 import numbers
 import os
 import sys
@@ -483,7 +482,6 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
     names = list(dict.fromkeys(n for p in points for n in p))
     gets_seed, quiet = _signature_check(fn, set(names))
 
-    import pandas as pd
     from tqdm.auto import tqdm
 
     keys = [point_key(p) for p in points]

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flashlab.cell.distributions import VthModel, vth_distributions
+from flashlab.cell.distributions import vth_distributions
 from flashlab.cell.errors import (
     default_read_refs,
     optimal_read_refs,

@@ -97,6 +97,36 @@ def test_read_bits():
     assert read(-2.0, 0.5) == 1 and read(2.0, 0.5) == 0
 
 
+# --- the kernels' own exp and log (branch-free, so a pulse over many cells runs as SIMD code) --------
+
+
+def _ulps(got, want):
+    return np.abs(got - want) / np.spacing(np.abs(want))
+
+
+def test_kernel_exp_and_log_are_within_one_ulp_over_their_domains():
+    from numba import njit
+
+    from flashlab.cell import _kernels as k
+
+    @njit
+    def exp_log(x, e, lg):
+        for i in range(x.size):
+            e[i] = k._exp(min(x[i], 700.0))
+            lg[i] = k._log(max(x[i], 1.0))
+
+    rng = np.random.default_rng(0)
+    # exp on [0, 700] (B/|E| of a tunnelling cell), log on [1, 1e304] (exp(B/|E|) + B k t).
+    x = np.concatenate([rng.uniform(0.0, 700.0, 200_000), rng.uniform(0.0, 1.0, 50_000),
+                        np.exp(rng.uniform(0.0, 700.0, 200_000)), 1.0 + rng.uniform(0.0, 1e-9, 50_000),
+                        [0.0, 5e-324, 1.0, math.sqrt(2.0), 2.0, 700.0, 1e304]])
+    e, lg = np.empty_like(x), np.empty_like(x)
+    exp_log(x, e, lg)
+    assert _ulps(e, np.exp(np.minimum(x, 700.0))).max() <= 1.0
+    assert _ulps(lg, np.log(np.maximum(x, 1.0))).max() <= 1.0
+    assert k._exp(0.0) == 1.0 and k._log(1.0) == 0.0 and k._log(2.0**100) == 100 * math.log(2.0)
+
+
 # --- ISPP on one cell --------------------------------------------------------------------------------
 
 

@@ -64,3 +64,97 @@ def test_bibliography_lists_what_the_book_cites():
     uncited = sorted(set(re.findall(r"@\w+\{([^,]+),", bib)) - keys)
     assert "hoermann1996" in uncited  # an engine-only reference stays off the book's list
     assert CITED_FILTER in (ROOT / "book" / "bibliography.md").read_text()
+
+
+# --- links to the API reference -------------------------------------------------------------------
+
+CHAPTERS = sorted((ROOT / "chapters").glob("*.md"))
+# "from flashlab.cell.floating_gate import Q_E", "from flashlab import quiz", "import flashlab.ftl"
+_IMPORT = re.compile(r"^\s*(?:from\s+(flashlab(?:\.\w+)*)\s+import\s+([\w, ()]+)|import\s+(flashlab(?:\.\w+)*))",
+                     re.MULTILINE)
+_ROLE = re.compile(r"\{(?:py:)?(?:mod|func|class|data|meth|attr|obj)\}`~?(flashlab(?:\.\w+)+)`")
+
+
+def api_modules() -> list[str]:
+    """The modules of the API reference page, one section each (book/api.md)."""
+    text = (ROOT / "book" / "api.md").read_text()
+    block = re.search(r"```\{flashlab-api\}\n(.*?)```", text, re.DOTALL).group(1)
+    return [line.strip() for line in block.splitlines() if line.strip()]
+
+
+def documented_in(name: str, modules: list[str]) -> str | None:
+    """The API reference section that documents ``name`` (a module or an object in one): the
+    longest listed module that is ``name`` or contains it."""
+    hits = [m for m in modules if name == m or name.startswith(m + ".")]
+    return max(hits, key=len) if hits else None
+
+
+def imported_api(text: str, modules: list[str]) -> set[str]:
+    """API sections of the flashlab modules the code in ``text`` imports."""
+    found = set()
+    for m in _IMPORT.finditer(text):
+        if m.group(1) == "flashlab":  # from flashlab import quiz, sweep
+            names = [f"flashlab.{n}" for n in re.findall(r"\w+", m.group(2))]
+        else:
+            names = [m.group(1) or m.group(3)]
+        found |= {s for s in (documented_in(n, modules) for n in names) if s}
+    return found
+
+
+def resolves(target: str, modules: list[str]) -> bool:
+    """Whether the API reference documents ``target``: a listed module, or a public object of one
+    (not a submodule, which has no section of its own)."""
+    import importlib
+    import types
+
+    section = documented_in(target, modules)
+    if section is None:
+        return False
+    obj = importlib.import_module(section)
+    for part in target[len(section) + 1:].split(".") if target != section else []:
+        if part.startswith("_") or not hasattr(obj, part):
+            return False
+        obj = getattr(obj, part)
+        if isinstance(obj, types.ModuleType):
+            return False
+    return True
+
+
+def linked_api(text: str, modules: list[str]) -> set[str]:
+    """API sections the prose of ``text`` links with a Python role that resolves."""
+    return {documented_in(n, modules) for n in _ROLE.findall(text) if resolves(n, modules)}
+
+
+def test_api_link_checker_reads_imports_and_roles():
+    modules = ["flashlab.cell", "flashlab.viz.cell", "flashlab.quiz", "flashlab.tech"]
+    assert resolves("flashlab.tech.Stack3D", modules) and resolves("flashlab.cell", modules)
+    assert not resolves("flashlab.cell.floating_gate", modules)  # a submodule: no section of its own
+    assert not resolves("flashlab.tech.NoSuchThing", modules) and not resolves("flashlab.ssd", modules)
+    code = ("from flashlab.cell.floating_gate import Q_E\nfrom flashlab import quiz\n"
+            "    from flashlab.viz.cell import pulse_a_cell\nimport flashlab.tech\n")
+    assert imported_api(code, modules) == {"flashlab.cell", "flashlab.viz.cell", "flashlab.quiz", "flashlab.tech"}
+    prose = ("uses {mod}`flashlab.cell` and {class}`~flashlab.tech.Stack3D`, not `flashlab.quiz` "
+             "nor {mod}`flashlab.viz.cell.nothing`")
+    assert linked_api(prose, modules) == {"flashlab.cell", "flashlab.tech"}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_links_the_api_reference_of_what_it_imports(path):
+    modules = api_modules()
+    text = path.read_text()
+    missing = sorted(imported_api(text, modules) - linked_api(text, modules))
+    assert not missing, (f"{path.relative_to(ROOT)} imports these modules but links no part of their API "
+                         f"reference ({{mod}}`...` or {{func}}/{{class}} roles where they are first used): {missing}")
+
+
+# --- a "make your own" quiz cell ends each chapter's exercises -------------------------------------
+
+@pytest.mark.parametrize("path", [p for p in CHAPTERS if "{exercise}" in p.read_text()], ids=lambda p: p.name)
+def test_chapter_exercises_end_with_a_make_your_own_quiz_cell(path):
+    from flashlab.quiz import TOPICS
+
+    text = path.read_text()
+    after = text[text.rindex("{exercise}"):text.index("\n## References")]
+    topics = re.findall(r'quiz\.make\("(\w+)"', after)
+    assert topics and set(topics) <= set(TOPICS), f"{path.name}: no quiz.make(...) cell of a known topic after its exercises"
+    assert "**Make your own.**" in after and f"flashlab quiz {topics[0]} --seed N --solve" in after

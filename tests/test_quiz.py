@@ -1,6 +1,9 @@
 """Quiz mode: every topic's answer against an independent oracle, for many seeds.
 
-The FTL and GC answers are replayed on the plain-Python reference FTL (tests/reference_ftl.py);
+The sweep answer is recomputed point by point with the seeds the sweep promises (point_seed).
+The ISPP answer is replayed on the plain-Python floating-gate oracle (tests/reference_fg.py); the
+shrink and 3D-stack answers are recomputed here from the stated formulas and constants;
+the FTL and GC answers are replayed on the plain-Python reference FTL (tests/reference_ftl.py);
 the Gray code is rebuilt by reflection; the ECC tail is summed term by term in log space;
 Little's law is checked against the simulated drive's own measured throughput.
 """
@@ -14,17 +17,91 @@ import sys
 import numpy as np
 import pytest
 
+import reference_fg
 from flashlab import quiz
+from flashlab.cell import FG_CELL_2XNM
 from reference_ftl import ReferenceFtl
 
 SEEDS = range(25)
 
 
 def test_same_seed_same_problem_and_seeds_differ():
-    for topic in ("ftl", "gc", "readpoints", "ecc"):
+    for topic in ("ispp", "shrink", "nand3d", "ftl", "gc", "readpoints", "ecc", "sweep"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
+
+
+Q_E = 1.602176634e-19  # C
+EPS_OX = 3.9 * 8.8541878128e-3  # SiO2, aF/nm
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ispp_pulses_time_and_electrons_match_the_reference_cell(seed):
+    a = quiz.make("ispp", seed).answer
+    c = FG_CELL_2XNM
+    cell = dict(t_ox=c.t_ox, coupling=c.coupling, c_cg=c.c_cg, area=c.tunnel_area, vth_neutral=c.vth_neutral,
+                fn_a=c.fn_a, fn_b=c.fn_b)
+    vths, n = reference_fg.ispp(a["vth0"], a["v_start"], a["v_step"], a["v_verify"], 100, 10e-6, **cell)
+    assert a["n_pulses"] == n and vths[-1] >= a["v_verify"] > vths[-2]
+    assert a["vth_final"] == pytest.approx(vths[-1], abs=1e-9)
+    np.testing.assert_allclose(a["shown"], vths[: len(a["shown"])], atol=1e-9)
+    assert a["time_us"] == pytest.approx(n * 20.0)
+    assert a["electrons_moved"] == pytest.approx((vths[-1] - a["vth0"]) * c.c_cg / Q_E, rel=1e-9)
+    # The table ends in the steady regime, and one step per pulse from there gives the answer.
+    shown = a["shown"]
+    last = shown[-1] - (shown[-2] if len(shown) > 1 else a["vth0"])
+    assert abs(last - a["v_step"]) < 0.02 * a["v_step"]
+    assert len(shown) + math.ceil((a["v_verify"] - shown[-1]) / a["v_step"]) == n
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_shrink_capacitances_electrons_and_coupling_from_the_stated_formulas(seed):
+    a = quiz.make("shrink", seed).answer
+    h, t_ipd, t_tox, window = 23.5, 13.0, 8.0, 558.3 * 0.006
+    assert a["f_new"] < a["f_old"]
+    for f in (a["f_old"], a["f_new"]):
+        r = a["rows"][f]
+        c_cg = EPS_OX * f * (f + 2 * h) / t_ipd
+        c_total = c_cg + EPS_OX * f * f / t_tox + 2 * EPS_OX * h
+        per_volt = c_cg * 1e-18 / Q_E
+        assert r["electrons_per_volt"] == pytest.approx(per_volt, rel=1e-12)
+        assert r["electrons_per_state"] == pytest.approx(per_volt * window / (2 ** a["bits"] - 1), rel=1e-12)
+        assert r["neighbour_mv"] == pytest.approx(EPS_OX * h / c_total * a["dv"] * 1e3, rel=1e-12)
+    # A shrink leaves fewer electrons per state and more coupling.
+    old, new = a["rows"][a["f_old"]], a["rows"][a["f_new"]]
+    assert new["electrons_per_state"] < old["electrons_per_state"] and new["coupling"] > old["coupling"]
+
+
+def _stack_by_hand(layers, decks, bits):
+    """Density (Gb/mm^2) and cost per bit of a periphery-under stack, from the problem's text."""
+    gates = layers + 8 * decks
+    height_nm = (layers / decks + 8) * 51.0
+    top = max(90.0 + 2 * height_nm * math.tan(math.radians(0.02)), height_nm / 100.0)
+    holes_per_mm2 = 1e12 / (math.sqrt(3) / 2 * (1.25 * top) ** 2)
+    staircase = 2 * gates * 0.5e-3 / 4.0
+    density = bits * layers * holes_per_mm2 * 0.279 / (1 + staircase) / 1e9
+    return top, density, (1 + 0.012 * gates + 0.25 * decks) / density
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_nand3d_density_and_cost_from_the_stated_formulas(seed):
+    a = quiz.make("nand3d", seed).answer
+    costs = {}
+    for d in a["decks"]:
+        top, density, cost = _stack_by_hand(a["layers"], d, a["bits"])
+        r = a["rows"][d]
+        assert r["hole_top_nm"] == pytest.approx(top, rel=1e-12)
+        assert r["density_gb_mm2"] == pytest.approx(density, rel=1e-12)
+        assert r["bit_cost"] == pytest.approx(cost, rel=1e-12)
+        costs[d] = cost
+    assert a["cheaper"] == min(costs, key=costs.get)
+    assert abs(costs[a["decks"][0]] / costs[a["decks"][1]] - 1) > 0.03
+
+
+def test_nand3d_answers_go_both_ways():
+    assert {quiz.make("nand3d", s).answer["cheaper"] == min(quiz.make("nand3d", s).answer["decks"])
+            for s in range(40)} == {True, False}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -139,6 +216,26 @@ def test_cliff_littles_law_predicts_the_simulated_throughput(seed):
     assert a["iops"] == pytest.approx(a["qd"] / a["mean_latency_us"] * 1e6)
     # Closed loop: qd requests in the system except while the last ones drain.
     assert a["iops"] == pytest.approx(a["measured_iops"], rel=0.05)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sweep_table_matches_direct_simulations_with_the_point_seeds(seed):
+    from flashlab.quiz.problems import sweep_wa_point
+    from flashlab.sweep import point_seed
+
+    a = quiz.make("sweep", seed).answer
+    ops, policies = a["ops"], a["policies"]
+    assert a["n_points"] == len(ops) * len(policies) == 6
+    assert a["serial_minutes"] == 6 * a["minutes"]
+    assert a["parallel_minutes"] == math.ceil(6 / a["workers"]) * a["minutes"]
+    for op in ops:
+        assert a["agarwal"][op] == pytest.approx((1 + op) / (2 * op))
+        for pol in policies:
+            direct = sweep_wa_point(op, pol, point_seed({"op": op, "policy": pol}, a["root"]))["wa"]
+            assert a["wa"][f"{op:g}/{pol}"] == direct
+    wa = a["wa"]
+    assert a["greedy_less"] == sum(wa[f"{op:g}/greedy"] <= wa[f"{op:g}/fifo"] for op in ops)
+    assert a["falls"] == all(wa[f"{x:g}/{p}"] > wa[f"{y:g}/{p}"] for p in policies for x, y in zip(ops, ops[1:]))
 
 
 def test_bad_topic_and_seed_name_the_parameter():

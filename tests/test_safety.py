@@ -15,7 +15,6 @@ from flashlab.cell import (
     EccCode,
     VthDistributions,
     program_endurance_trade,
-    rber_monte_carlo,
     read_retry,
     vth_distributions,
 )

@@ -25,7 +25,6 @@ import os
 import re
 from pathlib import Path
 
-from docutils import nodes
 from sphinx.transforms import SphinxTransform
 from sphinx_exercise.nodes import solution_end_node, solution_node, solution_start_node
 

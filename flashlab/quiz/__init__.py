@@ -9,11 +9,15 @@ layer the problem is about, so the answer is the model's, never a hand-written k
 >>> print(p.text)            # the problem
 >>> print(p.solution())      # the worked answer, computed by flashlab.ftl
 
-Topics (:data:`TOPICS`): ``ftl`` (which pages are valid or stale after a write sequence, and the
+Topics (:data:`TOPICS`): ``ispp`` (a cell's pulses to verify, its program time and the electrons
+moved), ``shrink`` (electrons per state and neighbour coupling of a planar cell before and after a
+shrink), ``nand3d`` (deck height, channel hole, density and cost per bit of a 3D stack for two
+deck counts), ``ftl`` (which pages are valid or stale after a write sequence, and the
 write amplification), ``gc`` (the victim each policy picks and the copies it costs),
 ``readpoints`` (Gray-code bits of a cell, and the page that sees an error when a read point
 moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``cliff`` (Little's
-law on a simulated drive). The command line equivalent is ``flashlab quiz TOPIC --seed N [--solve]``.
+law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
+Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra). The command line equivalent is ``flashlab quiz TOPIC --seed N [--solve]``.
 """
 
 from flashlab.quiz.problems import TOPICS, Problem, make

@@ -8,6 +8,7 @@ the problem.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,10 +17,15 @@ import numpy as np
 
 from flashlab._validate import check_choice, check_seed
 from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, uber
+from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
+from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
+from flashlab.ftl.simulate import simulate
 from flashlab.ssd.sim import HostLoad, SsdConfig, simulate_io, ssd_geometry
+from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
+from flashlab.tech.planar import EPS_OX_AF_PER_NM, PlanarCell
 
 
 @dataclass(frozen=True)
@@ -42,8 +48,13 @@ class Problem:
 
 
 def _wrap(text: str) -> str:
-    """Paragraphs wrapped at 96 columns; indented lines (tables, sequences) kept as they are."""
-    return "\n".join(line if line.startswith(" ") else textwrap.fill(line, 96) for line in text.split("\n"))
+    """Lines wrapped at 78 columns (a chapter's output box shows about 80); an indented line
+    (a table row, a sequence) keeps its indent, and its continuation is indented two more."""
+    out = []
+    for line in text.split("\n"):
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.append(line if len(line) <= 78 else textwrap.fill(line, 78, subsequent_indent=indent + ("  " if indent else "")))
+    return "\n".join(out)
 
 
 # ----------------------------------------------------------------------------------- ftl
@@ -275,12 +286,211 @@ def _cliff(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("cliff", seed, text, answer, working)
 
 
+# ---------------------------------------------------------------------------------- ispp
+ISPP_STEADY = 0.02  # an increment within 2% of the step counts as the steady regime
+
+
+def _ispp(rng: np.random.Generator, seed: int) -> Problem:
+    cell = FG_CELL_2XNM
+    while True:
+        vth0 = float(rng.choice([-4.0, -3.5, -3.0, -2.5, -2.0]))
+        ispp = IsppParams(v_start=float(rng.choice([12.0, 12.5, 13.0, 13.5])),
+                          v_step=float(rng.choice([0.2, 0.25, 0.3, 0.4, 0.5])),
+                          v_verify=float(rng.choice([1.0, 1.5, 2.0, 2.5, 3.0])),
+                          max_pulses=100, t_pulse=10e-6, t_verify=10e-6)
+        tr = program_cell(cell, ispp, vth0=vth0)
+        step = np.diff(np.concatenate([[vth0], tr.vth]))
+        steady = np.flatnonzero(np.abs(step - ispp.v_step) < ISPP_STEADY * ispp.v_step)
+        if not tr.passed or steady.size == 0:
+            continue
+        shown = int(steady[0]) + 1  # pulses in the table: up to the first steady one
+        left = (ispp.v_verify - tr.vth[shown - 1]) / ispp.v_step
+        # Keep clear of a tie (the verify level a whole number of steps away), and make the
+        # steady-regime estimate the engine's answer: a quiz answer, not a rounding question.
+        if shown + 2 > tr.n_pulses or not 0.1 < left % 1.0 < 0.9 or shown + math.ceil(left) != tr.n_pulses:
+            continue
+        break
+    e_per_v = cell.c_cg / Q_E
+    moved = tr.electrons[-1] - float(cell.electrons(vth0))
+    table = "\n".join(f"  pulse {p + 1}: {ispp.v_start + p * ispp.v_step:.2f} V -> Vth {tr.vth[p]:.3f} V"
+                      for p in range(shown))
+    text = (
+        f"A floating-gate cell (C_CG = {cell.c_cg * 1e18:.0f} aF, so {e_per_v:.1f} electrons per volt of Vth) "
+        f"starts erased at Vth {vth0:.2f} V. ISPP programs it with pulses from {ispp.v_start:.2f} V in steps of "
+        f"{ispp.v_step:.2f} V, each pulse followed by a verify at {ispp.v_verify:.2f} V; a pulse and its verify "
+        f"take {(ispp.t_pulse + ispp.t_verify) * 1e6:.0f} us. The first pulses give:\n{table}\n\n"
+        "(a) By how much does each pulse now raise Vth, and why?\n"
+        "(b) How many pulses does the cell need in all to pass verify, and how long does it take to program?\n"
+        "(c) How many electrons will the program have moved onto the floating gate?"
+    )
+    working = (
+        f"(a) The last pulse raised Vth by {step[shown - 1] * 1e3:.0f} mV, within 2% of the {ispp.v_step:.2f} V step: "
+        "the steady regime, where a pulse one step higher meets a threshold one step higher, sees the same "
+        "oxide field and moves the same charge, so each pulse adds one step.\n"
+        f"(b) After pulse {shown} the cell is {ispp.v_verify - tr.vth[shown - 1]:.3f} V below verify, "
+        f"{left:.2f} steps: {math.ceil(left)} more pulses, {tr.n_pulses} in all. The engine "
+        f"(flashlab.cell.program_cell) agrees: {tr.n_pulses} pulses, final Vth {tr.vth[-1]:.3f} V, "
+        f"{tr.n_pulses} x {(ispp.t_pulse + ispp.t_verify) * 1e6:.0f} us = {tr.time_us:.0f} us.\n"
+        f"(c) ({tr.vth[-1]:.3f} - ({vth0:.2f})) V x {e_per_v:.1f} electrons/V = {moved:.0f} electrons."
+    )
+    answer = dict(vth0=vth0, v_start=ispp.v_start, v_step=ispp.v_step, v_verify=ispp.v_verify,
+                  shown=tr.vth[:shown].tolist(), n_pulses=tr.n_pulses, vth_final=float(tr.vth[-1]),
+                  time_us=tr.time_us, electrons_moved=moved, last_step=float(step[shown - 1]))
+    return Problem("ispp", seed, text, answer, working)
+
+
+# -------------------------------------------------------------------------------- shrink
+def _shrink(rng: np.random.Generator, seed: int) -> Problem:
+    f_old = int(rng.integers(24, 41))
+    f_new = int(round(f_old * float(rng.choice([0.6, 0.7, 0.8]))))
+    bits = int(rng.integers(1, 4))
+    dv = float(rng.choice([1.0, 2.0, 3.0]))
+    cells = {f: PlanarCell(float(f)) for f in (f_old, f_new)}
+    c = cells[f_old]
+    rows = {f: dict(c_cg_af=p.c_cg_af, c_tox_af=p.c_tox_af, c_fgfg_af=p.c_fgfg_af, c_total_af=p.c_total_af,
+                    electrons_per_volt=p.electrons_per_volt, electrons_per_state=p.electrons_per_state(bits),
+                    coupling=p.coupling, neighbour_mv=p.coupling * dv * 1e3) for f, p in cells.items()}
+    text = (
+        f"A planar floating-gate cell shrinks from F = {f_old} nm to {f_new} nm. Its floating gate is "
+        f"{c.fg_height_nm:g} nm tall, the interpoly dielectric {c.t_ipd_nm:g} nm and the tunnel oxide "
+        f"{c.t_tox_nm:g} nm thick (equivalent SiO2, e = {EPS_OX_AF_PER_NM:.4f} aF/nm), none of which "
+        f"shrink, and the Vth window from erased to the top state stays {c.window_v:.2f} V. Parallel "
+        "plates: C_CG = e F (F + 2h) / t_ipd (the control gate wraps the top and both sides), "
+        "C_tox = e F^2 / t_tox, one bit-line neighbour C_FG-FG = e h (a sidewall F x h across a gap "
+        "F), and C_total = C_CG + C_tox + 2 C_FG-FG.\n\n"
+        f"(a) How many electrons does a volt of Vth take at each size, and how many electrons lie between "
+        f"adjacent states of a {bits}-bit cell?\n"
+        f"(b) A neighbour is programmed {dv:g} V higher. By how many mV does it move this cell's Vth "
+        "(coupling ratio C_FG-FG / C_total) at each size?"
+    )
+    lines = []
+    for f, r in rows.items():
+        lines.append(
+            f"F = {f} nm: C_CG = {r['c_cg_af']:.3f} aF, C_tox = {r['c_tox_af']:.3f} aF, C_FG-FG = "
+            f"{r['c_fgfg_af']:.3f} aF, C_total = {r['c_total_af']:.3f} aF;\n"
+            f"  (a) C_CG / q = {r['electrons_per_volt']:.1f} electrons per volt; {r['electrons_per_volt']:.1f} x "
+            f"{c.window_v:.2f} V / {2**bits - 1} = {r['electrons_per_state']:.1f} electrons between states;\n"
+            f"  (b) coupling {r['coupling']:.4f}, so {dv:g} V on the neighbour moves the cell "
+            f"{r['neighbour_mv']:.0f} mV."
+        )
+    old, new = rows[f_old], rows[f_new]
+    working = ("\n".join(lines) + f"\nThe shrink leaves {new['electrons_per_state'] / old['electrons_per_state']:.2f}x "
+               f"the electrons per state and {new['coupling'] / old['coupling']:.2f}x the coupling: C_FG-FG does not "
+               "shrink while everything else does (flashlab.tech.PlanarCell).")
+    answer = dict(f_old=f_old, f_new=f_new, bits=bits, dv=dv, rows=rows)
+    return Problem("shrink", seed, text, answer, working)
+
+
+# -------------------------------------------------------------------------------- nand3d
+def _nand3d(rng: np.random.Generator, seed: int) -> Problem:
+    while True:
+        layers = int(rng.choice([96, 128, 176, 200, 232, 276, 300, 400]))
+        bits = int(rng.integers(3, 5))
+        decks = (1, 2) if layers <= 232 else (2, int(rng.integers(3, 5)))
+        stacks = {d: Stack3D(layers, d, bits) for d in decks}
+        costs = {d: bit_cost(s) for d, s in stacks.items()}
+        if abs(costs[decks[0]] / costs[decks[1]] - 1.0) > 0.03:  # no near-tie
+            break
+    s0 = stacks[decks[0]]
+    rows = {d: dict(gates_per_deck=s.gates_per_deck, deck_height_um=s.deck_height_um, taper_nm=s.taper_nm,
+                    hole_top_nm=s.hole_top, staircase_fraction=s.staircase_fraction,
+                    density_gb_mm2=s.density_gb_mm2, bit_cost=costs[d]) for d, s in stacks.items()}
+    text = (
+        f"A {layers}-layer 3D NAND die stores {bits} bits per cell, with the periphery under the array. "
+        f"Should its stack be etched as {decks[0]} deck(s) or {decks[1]}? Each deck holds layers/decks word lines "
+        f"plus {s0.overhead_gates} dummy and select gates at {s0.wl_pitch_nm:g} nm pitch. Its channel holes "
+        f"narrow by 2 H tan({s0.taper_deg:g} deg) over a deck of height H, must keep {s0.min_hole_nm:g} nm at "
+        f"the bottom, and are etched at most {s0.max_aspect_ratio:g}:1 (H / top diameter); the top diameter "
+        "is the smallest that does both. Holes sit on a hexagonal lattice of pitch 1.25 x the top diameter "
+        f"(sqrt(3)/2 pitch^2 per hole), {s0.array_span_mm:g}-mm-wide arrays lose {s0.stair_step_um:g} um of "
+        f"staircase at each end per gate, and {ARRAY_EFFICIENCY:.3f} of the array area holds cells. "
+        "A wafer costs 1 + 0.012 x gates + 0.25 x decks (planar wafers).\n\n"
+        "For each choice: (a) the deck height and the top hole diameter; (b) the density in Gb/mm^2; "
+        "(c) the relative cost per bit (wafer cost / density). Which is cheaper per bit?"
+    )
+    lines = [
+        f"{d} deck(s): {r['gates_per_deck']:g} gates per deck, H = {r['deck_height_um']:.2f} um; hole top "
+        f"max({s0.min_hole_nm:g} + {r['taper_nm']:.1f}, {r['deck_height_um'] * 1e3:.0f} / {s0.max_aspect_ratio:g}) = "
+        f"{r['hole_top_nm']:.1f} nm; staircase {r['staircase_fraction'] * 100:.1f}% of the array; density "
+        f"{r['density_gb_mm2']:.2f} Gb/mm^2; cost per bit {r['bit_cost']:.4f}"
+        for d, r in rows.items()
+    ]
+    cheaper = min(costs, key=costs.get)
+    why = ("the shorter decks' narrower holes (a finer hole pitch) pay for the extra etch" if cheaper == decks[1]
+           else "the extra deck's etch and gates cost more than its narrower holes save")
+    working = ("\n".join(lines) + f"\nCheaper per bit: {cheaper} deck(s), "
+               f"{costs[cheaper] / max(costs.values()):.2f}x the other (flashlab.tech.Stack3D and bit_cost): {why}.")
+    answer = dict(layers=layers, bits=bits, decks=list(decks), rows=rows, cheaper=cheaper)
+    return Problem("nand3d", seed, text, answer, working)
+
+
+# --------------------------------------------------------------------------------- sweep
+SWEEP_BLOCKS, SWEEP_PPB, SWEEP_FILLS = 256, 32, 4
+
+
+def sweep_wa_point(op: float, policy: str, seed: int) -> dict:
+    """One point of the ``sweep`` topic's grid: steady WA of a small drive under uniform writes."""
+    g = Geometry(blocks_per_plane=SWEEP_BLOCKS, pages_per_block=SWEEP_PPB, op=op)
+    r = simulate(g, FtlConfig(policy=policy), fills=SWEEP_FILLS, seed=seed, progress=False)
+    return {"wa": r.wa_steady}
+
+
+def _sweep(rng: np.random.Generator, seed: int) -> Problem:
+    from flashlab.sweep import sweep  # needs the sweep extra (pandas)
+
+    ops = sorted(float(o) for o in rng.choice([0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7], size=3, replace=False))
+    root = int(rng.integers(0, 1000))
+    minutes = int(rng.choice([2, 5, 10, 20]))
+    workers = int(rng.choice([2, 4, 8]))
+    policies = ["greedy", "fifo"]
+    table = sweep(sweep_wa_point, {"op": ops, "policy": policies}, seed=root, workers=1, progress=False)
+    n = len(ops) * len(policies)
+    agarwal = {op: (1.0 + op) / (2.0 * op) for op in ops}
+    wa = {(op, pol): float(table.loc[(op, pol), "wa"]) for op in ops for pol in policies}
+    text = (
+        f"flashlab.sweep runs a function over op = {', '.join(f'{o:g}' for o in ops)} (over-provisioning) x "
+        f"policy = greedy, FIFO, with root seed {root}: each point simulates a drive of {SWEEP_BLOCKS} blocks "
+        f"of {SWEEP_PPB} pages under uniform random writes and returns its steady write amplification.\n\n"
+        f"(a) How many simulations does the sweep run? If each took {minutes} minutes, how long would the "
+        f"sweep take on one process, and on {workers} workers (a point is never split between workers)?\n"
+        "(b) Before running it, predict the WA at each op from Agarwal & Marrow's model, WA = (1 + op) / (2 op).\n"
+        "(c) Run it: does each policy's WA fall with op as the model says, and which policy copies less? "
+        "Would a second run, or one on a cluster, give the same table?"
+    )
+    rows = "\n".join(f"  op {op:g}: model {agarwal[op]:.2f}; greedy {wa[(op, 'greedy')]:.2f}, "
+                      f"FIFO {wa[(op, 'fifo')]:.2f}" for op in ops)
+    waves = -(-n // workers)
+    dropping = all(wa[(a, p)] > wa[(b, p)] for p in policies for a, b in zip(ops, ops[1:]))
+    falls = ("Each policy's WA falls as op grows, as the model's does." if dropping else
+             "Not every step in op lowers the simulated WA here: a small drive's steady WA is noisy.")
+    greedy_less = sum(wa[(op, "greedy")] <= wa[(op, "fifo")] for op in ops)
+    wins = (f"Greedy copies less than FIFO at {greedy_less} of the {len(ops)} op values: it cleans the emptiest "
+            "block, FIFO the oldest.")
+    working = (
+        f"(a) {len(ops)} x {len(policies)} = {n} points: {n * minutes} minutes on one process; on {workers} "
+        f"workers {waves} round(s) of points, {waves * minutes} minutes.\n"
+        f"(b, c) The engine's table (flashlab.sweep, serially here):\n{rows}\n"
+        f"{falls} {wins} Each point's seed comes from the root seed and the point itself "
+        "(flashlab.sweep.point_seed), not from the order or the worker, so the table is the same on any "
+        "number of workers or a cluster."
+    )
+    answer = dict(ops=ops, policies=policies, root=root, minutes=minutes, workers=workers, n_points=n,
+                  serial_minutes=n * minutes, parallel_minutes=waves * minutes, agarwal=agarwal, falls=dropping,
+                  greedy_less=greedy_less,
+                  wa={f"{op:g}/{pol}": v for (op, pol), v in wa.items()})
+    return Problem("sweep", seed, text, answer, working)
+
+
 TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
+    "ispp": _ispp,
+    "shrink": _shrink,
+    "nand3d": _nand3d,
     "ftl": _ftl,
     "gc": _gc,
     "readpoints": _readpoints,
     "ecc": _ecc,
     "cliff": _cliff,
+    "sweep": _sweep,
 }
 
 

@@ -107,8 +107,8 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
             size="11px", text_align="center", text_baseline="middle")
     _labels(top, "plane_labels", [(q["x"], q["y"], f"plane {i % n_pl}") for i, q in enumerate(planes)],
             size="10px", text_align="center", text_baseline="middle")
-    _labels(top, "legend", [(0.0, -0.55, f"package (grey) > die (blue) > plane (light blue); a die runs one "
-                                         f"operation per plane at a time")], size="11px")
+    _labels(top, "legend", [(0.0, -0.55, "package (grey) > die (blue) > plane (light blue); a die runs one "
+                                         "operation per plane at a time")], size="11px")
 
     # Bottom: one plane's blocks (first SHOWN, a gap, the last) and one block's pages.
     nb, npg = g.blocks_per_plane, g.pages_per_block
