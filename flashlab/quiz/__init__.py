@@ -17,7 +17,9 @@ write amplification), ``gc`` (the victim each policy picks and the copies it cos
 ``readpoints`` (Gray-code bits of a cell, and the page that sees an error when a read point
 moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``cliff`` (Little's
 law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
-Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra). The command line equivalent is ``flashlab quiz TOPIC --seed N [--solve]``.
+Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
+usable and effective capacity of an array). The command line equivalent is
+``flashlab quiz TOPIC --seed N [--solve]``.
 """
 
 from flashlab.quiz.problems import TOPICS, Problem, make
