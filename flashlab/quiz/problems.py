@@ -500,8 +500,10 @@ def _capacity(rng: np.random.Generator, seed: int) -> Problem:
                        system_reserve=reserve, data_reduction=drr)
     layout = {5: "RAID-5", 6: "RAID-6", 10: "RAID-10 (mirrored pairs, striped)"}[raid]
     text = (
-        f"An array holds {drives} drives of {drive_tb:g} TB (decimal, as sold). {spares} of them are hot spares; "
-        f"the others form {groups} {layout} group(s) of {width} drives. The array keeps op = {op:g} of "
+        f"An array holds {drives} drives of {drive_tb:g} TB (decimal, as sold). "
+        + ("No hot spares: all of them form" if spares == 0 else
+           f"{'One is a hot spare' if spares == 1 else 'Two are hot spares'}; the others form")
+        + f" {groups} {layout} group(s) of {width} drives. The array keeps op = {op:g} of "
         f"over-provisioning (op = (physical - user) / user) above what RAID leaves, and then reserves "
         f"{reserve:.0%} of the rest for its own metadata. The vendor quotes effective capacity for "
         f"{workload} at {drr:g}:1 data reduction.\n\n"
