@@ -1,0 +1,67 @@
+"""Database host models (flashlab.db) against the checks of issue 12. Cost: about 6 s after the
+kernels are compiled (small drives, a few thousand requests each)."""
+
+import numpy as np
+import pytest
+
+from flashlab.db import direct_path_scan, littles_law_read_iops, redo_log, rwmix, streams
+from flashlab.ssd import SsdConfig, ssd_geometry
+
+SMALL = SsdConfig(geometry=ssd_geometry(256 * 2**20, op=0.12))
+
+
+def test_rwmixread_binds_reads_to_writes():
+    mix = rwmix(SMALL, rwmixread=70, qd=32, write_size=65536, requests=8000, seed=3)
+    assert abs(mix.read_iops / mix.write_iops / (70 / 30) - 1) < 0.02
+    little = littles_law_read_iops(32, 0.7, mix.read_latency["mean"], mix.write_latency["mean"])
+    assert abs(mix.read_iops / little - 1) < 0.05
+    alone = rwmix(SMALL, rwmixread=100, qd=32, requests=8000, seed=3)
+    assert alone.read_iops > 10 * mix.read_iops
+
+
+def test_streams_keep_their_rates_and_reads_beat_the_mix():
+    mix = rwmix(SMALL, rwmixread=70, qd=32, write_size=65536, requests=6000, seed=1)
+    st = streams(SMALL, read_iops=5 * mix.read_iops, write_iops=0.5 * mix.write_iops, write_size=65536,
+                 requests=6000, seed=1)
+    assert abs(st.read_iops / (5 * mix.read_iops) - 1) < 0.1  # offered read rate carried
+    assert st.read_iops > 3 * mix.read_iops
+
+
+def test_direct_path_parallelism_not_multiblock():
+    cfg = SsdConfig(geometry=ssd_geometry(256 * 2**20, op=0.12), timing="mlc_mqsim")
+    par = [direct_path_scan(cfg, dop=16, multiblock=m).elapsed_us for m in (4, 8, 16, 128)]
+    assert (max(par) - min(par)) / min(par) < 0.05
+    serial = direct_path_scan(cfg, dop=1, multiblock=4).elapsed_us
+    assert serial > 2 * max(par)
+
+
+def test_redo_block_4k_beats_512():
+    small = redo_log(SMALL, sessions=4, commits=400, redo_block=512, seed=2)
+    big = redo_log(SMALL, sessions=4, commits=400, redo_block=4096, seed=2)
+    assert small.rmw_reads > 0.5 * small.write_bytes.size and big.rmw_reads == 0
+    assert big.elapsed_us < small.elapsed_us
+    assert small.commit_us.size == 400 and np.all(small.commit_us > 0)
+    again = redo_log(SMALL, sessions=4, commits=400, redo_block=512, seed=2)
+    assert np.array_equal(small.commit_us, again.commit_us)
+
+
+def test_group_commit_grows_with_sessions():
+    few = redo_log(SMALL, sessions=1, commits=200, redo_block=4096, seed=0)
+    many = redo_log(SMALL, sessions=16, commits=800, redo_block=4096, seed=0)
+    assert few.write_bytes.size == 200  # one session: one commit per write
+    assert many.write_bytes.size < 800 / 3  # sessions wait together: several commits per write
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: rwmix(SMALL, rwmixread=101), "rwmixread"),
+    (lambda: rwmix(SMALL, write_size=1000), "write_size"),
+    (lambda: rwmix("drive"), "config"),
+    (lambda: streams(SMALL, read_iops=0, write_iops=0), "read_iops"),
+    (lambda: direct_path_scan(SMALL, multiblock=0), "multiblock"),
+    (lambda: direct_path_scan(SMALL, dop=10**6), "dop"),
+    (lambda: redo_log(SMALL, redo_block=1000), "redo_block"),
+    (lambda: redo_log(SMALL, sessions=5000), "sessions"),
+])
+def test_bad_input_named(call, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        call()
