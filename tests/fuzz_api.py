@@ -443,9 +443,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
 
     # ---- db (database host models)
     add("db.rwmix", DB.rwmix,
-        params({"config": sconf, "rwmixread": 70.0, "qd": 4, "read_size": 4096, "write_size": 8192, "requests": 50,
+        params({"config": sconf, "rwmixread": 70.0, "qd": 4, "read_size": 4096, "write_size": 8192, "requests": 400,
                 "span_fraction": 0.5, "seed": 0},
-               config=Param("opt_obj", sconf), requests=Param("int", 50, cap=500), qd=Param("int", 4, cap=10**5)), "db")
+               config=Param("opt_obj", sconf), requests=Param("int", 400, cap=1000), qd=Param("int", 4, cap=10**5)), "db")
     add("db.streams", DB.streams,
         params({"config": sconf, "read_iops": 1e4, "write_iops": 1e3, "qd": 8, "read_size": 4096, "write_size": 8192,
                 "requests": 50, "span_fraction": 0.5, "seed": 0},

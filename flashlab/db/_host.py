@@ -26,7 +26,8 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
     is issued when the first fill write completes: the requests overlap only the fill's last
     writes in flight, a short warm-up. Otherwise ``arrivals`` (us, from 0) are an open loop with
     at most ``qd`` inside the drive, starting when the fill has ended. Returns ``(issue_us,
-    done_us)`` of the requests (fill excluded)."""
+    done_us, fill_end_us)``: the requests' issue and completion times (fill excluded) and when
+    the fill's last write completed."""
     chunk = max(1, min(FILL_PAGES, fill_pages // qd))
     starts = np.arange(0, fill_pages, chunk, dtype=np.int64)
     f_pages = np.minimum(chunk, fill_pages - starts)
@@ -41,7 +42,7 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
     device = np.zeros(all_op.size, np.int64)
     if arrivals is None:
         res = _run(config, all_op, all_lba, all_pages, device, None, qd, seed)
-        return res.arrival_us[nf:], res.done_us[nf:]
+        return res.arrival_us[nf:], res.done_us[nf:], float(res.done_us[:nf].max())
     # open loop: the fill arrives at once; the requests after the fill's estimated end, and again
     # after its measured end if the estimate was short (the fill does not depend on them)
     t0 = 2.0 * fill_pages / pipeline_limit_iops(config) * 1e6 + 1000.0
@@ -51,7 +52,7 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
         if fill_end <= t0:
             break
         t0 = fill_end + 1000.0
-    return res.arrival_us[nf:] - t0, res.done_us[nf:] - t0
+    return res.arrival_us[nf:] - t0, res.done_us[nf:] - t0, fill_end - t0
 
 
 def _run(config, op, lba, pages, device, arrivals, qd, seed):

@@ -152,7 +152,7 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
             converged = True
             break
         op, lba, pages, write = _chain(offs, lens, page)
-        arrival, done = run_filled(config, op, lba, pages, fill_pages=log_pages, qd=1, seed=seed)
+        arrival, done, _ = run_filled(config, op, lba, pages, fill_pages=log_pages, qd=1, seed=seed)
         measured = np.bincount(write, weights=done - arrival, minlength=offs.size)
         prev = (offs, lens, op, pages)
     op, pages = prev[2], prev[3]

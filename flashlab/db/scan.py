@@ -25,7 +25,8 @@ from flashlab.db._host import drive, latency_summary, region_pages, request_page
 
 @dataclass(frozen=True)
 class ScanResult:
-    """Outcome of :func:`direct_path_scan`: ``elapsed_us`` (first read issued to last done),
+    """Outcome of :func:`direct_path_scan`: ``elapsed_us`` (first read issued to last done; the
+    first reads may wait behind the table's last program, at most one program time),
     ``reads`` (requests), ``table_bytes`` read, ``mb_s`` (bytes per microsecond) and the read
     ``latency`` summary (p50, p99, p99.9, mean, max in us)."""
 
@@ -65,7 +66,7 @@ def direct_path_scan(config=None, *, dop: int = 1, multiblock: int = 16, block_s
     idx = bounds[:-1][None, :] + step[:, None]  # round robin: step-th read of each server in turn
     idx = idx[step[:, None] < size[None, :]]
     lba = idx.astype(np.int64) * k
-    issue, done = run_filled(config, np.ones(n, np.int8), lba, np.full(n, k, np.int64), fill_pages=n * k,
+    issue, done, _ = run_filled(config, np.ones(n, np.int8), lba, np.full(n, k, np.int64), fill_pages=n * k,
                              qd=dop * slots, seed=seed)
     elapsed = float(done.max() - issue.min())
     nbytes = n * k * config.geometry.page_size
