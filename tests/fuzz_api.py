@@ -45,7 +45,7 @@ RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
-    "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult",
+    "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult",
 }
 
 
@@ -462,6 +462,13 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                config=Param("opt_obj", rconf), commits=Param("int", 20, cap=200), iterations=Param("int", 2, cap=5),
                sessions=Param("int", 2, cap=64), redo_block=Param("choice", 512, never=(1000, 0, 513.0, "512", 8192))),
         "db")
+
+    from flashlab.device.hdd import CHEETAH_15K7
+    add("db.temp_sort", DB.temp_sort,
+        params({"device": rconf, "sessions": 2, "runs": 2, "run_bytes": 65536, "io_bytes": 16384, "seed": 0},
+               device=Param("opt_obj", rconf, never=(CHEETAH_15K7.name, [rconf], 3)), sessions=Param("int", 2, cap=64),
+               runs=Param("int", 2, cap=64), run_bytes=Param("int", 65536, cap=2**22),
+               io_bytes=Param("int", 16384, cap=2**22)), "db")
 
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")

@@ -65,3 +65,18 @@ def test_group_commit_grows_with_sessions():
 def test_bad_input_named(call, name):
     with pytest.raises((ValueError, TypeError), match=name):
         call()
+
+
+def test_temp_sort_writes_then_reads_the_same_bytes_on_flash_and_disk():
+    from flashlab.db import temp_sort
+    from flashlab.device.hdd import CHEETAH_15K7
+
+    flash = temp_sort(SMALL, sessions=4, runs=4, run_bytes=2**20, io_bytes=2**18)
+    disk = temp_sort(CHEETAH_15K7, sessions=4, runs=4, run_bytes=2**20, io_bytes=2**18)
+    assert flash.read_mb_s > 5 * flash.write_mb_s  # flash reads fast, programs slowly (no write cache)
+    assert flash.read_latency["p50"] < disk.read_latency["p50"] / 5  # the merge's jumps cost the disk seeks
+    assert disk.write_mb_s > flash.write_mb_s  # sequential writes suit the disk
+    with pytest.raises(ValueError, match="io_bytes"):
+        temp_sort(SMALL, io_bytes=1000)
+    with pytest.raises(ValueError, match="device"):
+        temp_sort("disk")

@@ -11,7 +11,7 @@ import pytest
 from flashlab.db import direct_path_scan, redo_log, rwmix
 from flashlab.viz import database as V
 
-FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size]
+FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace]
 
 
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)

@@ -6,6 +6,8 @@
   parallelism, beside the curve of the largest reads.
 * :func:`redo_block_size`: sessions x mean redo per commit -> log-scale histograms of the commit
   time (log file sync) with a 512 B and a 4 KiB redo block, elapsed time and read-modify-writes.
+* :func:`temp_tablespace`: concurrent sorts x I/O size -> time to write the sort runs and to
+  merge them, on the flash drive and on a 15k rpm disk.
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`. The drives are small
 (:data:`DEVICE_BYTES` of user data, 16 planes) so that a point computes in well under a second;
@@ -20,7 +22,8 @@ import numpy as np
 from bokeh.layouts import column
 from bokeh.models import ColumnDataSource, Div, FactorRange
 
-from ..db import direct_path_scan, littles_law_read_iops, redo_log, rwmix, streams
+from ..db import direct_path_scan, littles_law_read_iops, redo_log, rwmix, streams, temp_sort
+from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
 from .ssd import log_histogram, overlaid_log_histograms
@@ -193,4 +196,54 @@ def redo_block_size(seed: int = 0) -> Explorable:
     return Explorable(compute, figure, [
         Control("sessions", "Committing sessions", REDO_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
         Control("redo_kib", "Mean redo per commit (KiB)", REDO_KIB, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
+    ])
+
+
+# =============================================================================== temporary tablespace
+TEMP_SESSIONS = (1, 4, 16)
+TEMP_IO_KIB = (64, 256, 1024)
+TEMP_RUNS = 8
+TEMP_RUN_BYTES = 2**20
+
+
+@lru_cache(maxsize=64)
+def temp_point(sessions: int, io_kib: int, disk: bool, seed: int = 0):
+    """:func:`flashlab.db.temp_sort` of ``sessions`` sorts of 8 runs of 1 MiB in ``io_kib`` KiB
+    I/Os, on the chapter's flash drive or on a Seagate Cheetah 15K.7."""
+    return temp_sort(CHEETAH_15K7 if disk else db_config(), sessions=sessions, runs=TEMP_RUNS,
+                     run_bytes=TEMP_RUN_BYTES, io_bytes=io_kib * 1024, seed=seed)
+
+
+def temp_tablespace(seed: int = 0) -> Explorable:
+    """Concurrent sorts x I/O size -> write and merge time of the sort runs, flash against disk."""
+    labels = ["flash: write runs", "flash: merge", "disk: write runs", "disk: merge"]
+
+    def compute(sessions, io_kib):
+        flash, disk = (temp_point(sessions, io_kib, d, seed) for d in (False, True))
+        nbytes = sessions * TEMP_RUNS * TEMP_RUN_BYTES
+        ms = [nbytes / r / 1e3 for x in (flash, disk) for r in (x.write_mb_s, x.read_mb_s)]
+        return {
+            "bars": {"x": labels, "ms": np.array(ms), "colour": [PALETTE[0], PALETTE[9], PALETTE[7], PALETTE[5]]},
+            "summary": summary_html(
+                f"<b>{sessions} sorts</b> at once, each writing 8 runs of 1 MiB and merging them in "
+                f"<b>{io_kib} KiB</b> I/Os. Flash: {flash.elapsed_us / 1e3:,.0f} ms in all, writes at "
+                f"{flash.write_mb_s:,.0f} MB/s, merge reads p50 / p99 {flash.read_latency['p50']:,.0f} / "
+                f"{flash.read_latency['p99']:,.0f} &micro;s. Disk: <b>{disk.elapsed_us / 1e3:,.0f} ms</b> against "
+                f"<b>{flash.elapsed_us / 1e3:,.0f} ms</b>, writes at {disk.write_mb_s:,.0f} MB/s, merge reads p50 "
+                f"{disk.read_latency['p50'] / 1e3:,.1f} ms."),
+        }
+
+    def figure(data):
+        src = ColumnDataSource(data["bars"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = new_figure("Sort runs: written, then merged", "", "time (ms, from first to last I/O of the phase)",
+                       height=320, x_range=FactorRange(*labels), tooltips=[("", "@x"), ("ms", "@ms{0.0}")])
+        p.vbar(x="x", top="ms", width=0.7, color="colour", source=src)
+        p.y_range.start = 0
+        p.xaxis.major_label_orientation = 0.3
+        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("sessions", "Sorts at once (sessions)", TEMP_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
+        Control("io_kib", "Temp I/O size (KiB)", TEMP_IO_KIB, 256, live_values=(64, 128, 256, 512, 1024), fmt="{:d}"),
     ])
