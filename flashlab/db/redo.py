@@ -109,7 +109,7 @@ def _chain(offs, lens, page):
 
 
 def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes: int = 2048,
-             redo_block: int = 512, think_us: float = 200.0, iterations: int = 8, seed: int = 0) -> RedoResult:
+             redo_block: int = 512, think_us: float = 200.0, iterations: int = 16, seed: int = 0) -> RedoResult:
     """Time ``commits`` commits of ``sessions`` sessions through the log writer (see the module).
 
     ``sessions`` 1..4096; ``commits`` 1..10**6; ``redo_bytes``: mean redo per commit, 1..2**20;
