@@ -39,8 +39,8 @@ LIVE = [
     ("cliff read behind an erase", read_behind),
     ("cliff fast-page steering (64 MiB)", fast_pages),
     ("db rwmixread vs streams (128 MiB)", benchmark_mix),
-    ("db scan time vs DOP (128 MiB, 5 scans)", scan_parallelism),
-    ("db redo block size (128 MiB, 2 x 600 commits)", redo_block_size),
+    ("db scan time vs DOP (48 MiB, 5 scans)", scan_parallelism),
+    ("db redo block size (48 MiB, 2 x 300 commits)", redo_block_size),
     ("db temp tablespace (128 MiB flash and a disk)", temp_tablespace),
 ]
 

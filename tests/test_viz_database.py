@@ -29,8 +29,8 @@ def test_explorables_plot_the_engines_numbers():
     mix = rwmix(V.db_config(), rwmixread=70, qd=V.MIX_QD, write_size=65536, requests=V.MIX_REQUESTS)
     assert bars["iops"][0] == pytest.approx(mix.read_iops / 1e3)
     scan = V.scan_parallelism().compute(multiblock=16)["scan"]
-    assert scan["ms"][-1] == pytest.approx(direct_path_scan(V.db_config("mlc_mqsim"), dop=16, multiblock=16).elapsed_us / 1e3)
+    assert scan["ms"][-1] == pytest.approx(direct_path_scan(V.db_config("mlc_mqsim", user_bytes=V.SCAN_DEVICE_BYTES), dop=16, multiblock=16).elapsed_us / 1e3)
     hist = V.redo_block_size().compute(sessions=4, redo_kib=4)["hist"]
-    r = redo_log(V.db_config(), sessions=4, commits=V.REDO_COMMITS, redo_bytes=4096, redo_block=512)
+    r = redo_log(V.db_config(user_bytes=V.REDO_DEVICE_BYTES), sessions=4, commits=V.REDO_COMMITS, redo_bytes=4096, redo_block=512)
     inside = np.mean((r.commit_us >= V.COMMIT_LO_US) & (r.commit_us < V.COMMIT_HI_US))
     assert hist["small"].sum() == pytest.approx(100.0) and inside > 0.9

@@ -10,8 +10,10 @@
   merge them, on the flash drive and on a 15k rpm disk.
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`. The drives are small
-(:data:`DEVICE_BYTES` of user data, 16 planes) so that a point computes in well under a second;
-per plane they are the full-size drive (same channels, planes and timing).
+(:data:`DEVICE_BYTES` of user data, 16 planes; the scan and redo explorables smaller still,
+:data:`SCAN_DEVICE_BYTES` and :data:`REDO_DEVICE_BYTES`, since every engine run first fills the
+region it reads) so that a live point answers in about 100 ms; per plane they are the full-size
+drive (same channels, planes and timing), with fewer blocks.
 """
 
 from __future__ import annotations
@@ -35,10 +37,10 @@ PAGES_PER_BLOCK = 32
 
 
 @lru_cache(maxsize=8)
-def db_config(timing: str = "mlc", suspend: bool = False) -> SsdConfig:
-    """The chapter's drive: :data:`DEVICE_BYTES` of user data at op 0.25, 4 channels x 2 dies x 2
+def db_config(timing: str = "mlc", suspend: bool = False, user_bytes: int = DEVICE_BYTES) -> SsdConfig:
+    """The chapter's drive: ``user_bytes`` of user data at op 0.25, 4 channels x 2 dies x 2
     planes of 4 KiB pages, the named NAND timing preset, program/erase suspension on or off."""
-    return SsdConfig(geometry=ssd_geometry(DEVICE_BYTES, 0.25, pages_per_block=PAGES_PER_BLOCK), timing=timing,
+    return SsdConfig(geometry=ssd_geometry(user_bytes, 0.25, pages_per_block=PAGES_PER_BLOCK), timing=timing,
                      suspend=suspend)
 
 
@@ -107,12 +109,15 @@ def benchmark_mix(seed: int = 0) -> Explorable:
 # =============================================================================== direct path scans
 SCAN_DOPS = (1, 2, 4, 8, 16)
 SCAN_MULTIBLOCK = (4, 8, 16, 32, 128)
+#: User capacity of the scan explorable's drive (bytes): a scan of half of it, five per curve.
+SCAN_DEVICE_BYTES = 48 * 2**20
 
 
 @lru_cache(maxsize=256)
 def scan_point(dop: int, multiblock: int, seed: int = 0) -> float:
-    """Full-scan time (ms) of a table of half the drive, 8 KiB blocks (MQSim's MLC timing)."""
-    return direct_path_scan(db_config("mlc_mqsim"), dop=dop, multiblock=multiblock, seed=seed).elapsed_us / 1e3
+    """Full-scan time (ms) of a table of half the :data:`SCAN_DEVICE_BYTES` drive, 8 KiB blocks
+    (MQSim's MLC timing)."""
+    return direct_path_scan(db_config("mlc_mqsim", user_bytes=SCAN_DEVICE_BYTES), dop=dop, multiblock=multiblock, seed=seed).elapsed_us / 1e3
 
 
 def scan_parallelism(seed: int = 0) -> Explorable:
@@ -126,7 +131,7 @@ def scan_parallelism(seed: int = 0) -> Explorable:
             "summary": summary_html(
                 f"<b>{multiblock} blocks per read</b> ({multiblock * 8} KiB): serial scan {t[0]:.0f} ms, "
                 f"parallel 16 {t[-1]:.0f} ms ({t[0] / t[-1]:.1f}x faster). With 128 blocks (1 MiB) per read: "
-                f"serial {ref[0]:.0f} ms, parallel 16 {ref[-1]:.0f} ms. A {DEVICE_BYTES // 2**21} MiB table."),
+                f"serial {ref[0]:.0f} ms, parallel 16 {ref[-1]:.0f} ms. A {SCAN_DEVICE_BYTES // 2**21} MiB table."),
         }
 
     def figure(data):
@@ -153,15 +158,18 @@ def scan_parallelism(seed: int = 0) -> Explorable:
 # =============================================================================== redo block size
 REDO_SESSIONS = (1, 4, 16)
 REDO_KIB = (1, 4, 16)
-REDO_COMMITS = 600
+REDO_COMMITS = 300
+#: User capacity of the redo explorable's drive (bytes; the log is half of it, and must hold 16
+#: sessions' largest group of redo).
+REDO_DEVICE_BYTES = 48 * 2**20
 COMMIT_LO_US, COMMIT_HI_US = 100.0, 1e5
 
 
 @lru_cache(maxsize=64)
 def redo_point(sessions: int, redo_kib: int, block: int, seed: int = 0):
-    """:func:`flashlab.db.redo_log` on the chapter's drive: ``sessions`` sessions, mean redo
+    """:func:`flashlab.db.redo_log` on the :data:`REDO_DEVICE_BYTES` drive: ``sessions`` sessions, mean redo
     ``redo_kib`` KiB per commit, redo block ``block`` bytes, 200 us mean think time."""
-    return redo_log(db_config(), sessions=sessions, commits=REDO_COMMITS, redo_bytes=redo_kib * 1024,
+    return redo_log(db_config(user_bytes=REDO_DEVICE_BYTES), sessions=sessions, commits=REDO_COMMITS, redo_bytes=redo_kib * 1024,
                     redo_block=block, seed=seed)
 
 
