@@ -15,7 +15,8 @@ import sys
 
 # Modules that provide subcommands, in the order they are listed by ``flashlab --help``.
 SUBCOMMAND_MODULES: tuple[str, ...] = ("flashlab.cell.cli", "flashlab.ftl.cli", "flashlab.ssd.cli",
-                                       "flashlab.sweep_cli", "flashlab.quiz.cli")
+                                       "flashlab.sweep_cli", "flashlab.quiz.cli",
+                                       "flashlab.array.cli")
 
 
 class _Parser(argparse.ArgumentParser):

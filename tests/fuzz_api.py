@@ -37,7 +37,7 @@ from functools import cache
 import numpy as np
 
 LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.db", "flashlab.workload",
-          "flashlab.presets", "flashlab.tech", "flashlab.sweep")
+          "flashlab.presets", "flashlab.tech", "flashlab.sweep", "flashlab.array")
 
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
 # decision, not an omission. Their methods are fuzzed when they take arguments.
@@ -46,6 +46,7 @@ RECORDS = {
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
     "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult",
+    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
 }
 
 
@@ -214,6 +215,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     from flashlab import sweep as SW
     from flashlab import tech as TE
     from flashlab import workload as W
+    from flashlab import array as AR
 
     T: dict[str, Target] = {}
 
@@ -410,7 +412,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("ssd.run_members", S.run_members,
         params({"members": [sconf], "op": [0, 1, 0, 1], "lba": [0, 1, 2, 0], "pages": [1, 1, 2, 1],
                 "device": [0, 0, 0, 0], "arrivals": None, "qd": 4, "device_qd": None, "gc_group": None,
-                "gc_limits": (), "seed": 0, "samples": 20, "progress": False},
+                "gc_limits": (), "gc_sync": None, "host": None, "phase": None, "alternates": None, "any_of": None,
+                "hosts": None, "precondition_fills": 0.0, "seed": 0, "samples": 20, "progress": False},
                members=Param("obj", [sconf], never=(sconf, "ssd", [], [3], None)),
                op=Param("array", [0, 1, 0, 1], never=([0, 2, 0, 1], [0.5, 1, 0, 1], [], [0, 1])),
                lba=Param("array", [0, 1, 2, 0], never=([-1, 1, 2, 0], [0, 1, 2, 10**9], [0.5, 1, 2, 0])),
@@ -420,7 +423,19 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                device_qd=Param("opt_obj", None, never=([0], [4, 4], 4.5)),
                gc_group=Param("opt_obj", None, never=([0], [5], "a")),
                gc_limits=Param("anything", (), never=(3, [0], ["a"], None, "x", 2.5, NAN)),
+               gc_sync=Param("opt_obj", None, never=([True], "a", np.array([1]))),
+               host=Param("opt_obj", None, never=([0, 0, 1], [1, 0, 0, 0], [0, 0, 0, 0.5])),
+               phase=Param("opt_obj", None, never=([0, 0, 0, 2],)),
+               alternates=Param("opt_obj", None, never=(([0, -1, -1, -1], [1, 0, 0, 0]), [0, 0], "x")),
+               any_of=Param("opt_obj", None, never=([True], np.array([1, 0]))),
+               hosts=Param("opt_int", None), precondition_fills=Param("real", 0.0, cap=2.0),
                progress="opt_bool", samples=Param("int", 20, cap=10**6)), "ssd")
+    srv = S.ServiceMember(mean_us=50.0, distribution="exponential", per_page_us=1.0, lbas=1024)
+    add("ssd.ServiceMember", S.ServiceMember, dataclass_params(srv), "ssd")
+    add("ssd.ServiceMember.service_us", srv.service_us,
+        params({"pages": np.array([1, 2, 3]), "seed": 1, "index": 0},
+               pages=Param("array", np.array([1, 2, 3]), never=([-1], [0.5])), index=Param("int", 0, never=(-1,))),
+        "ssd")
     add("ssd.steady_state", S.steady_state,
         params({"values": [1.0, 1.1, 0.9, 1.0, 1.05, 1.0], "window": 3, "excursion": 0.2, "slope": 0.1, "first": 0}),
         "ssd")
@@ -575,6 +590,55 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"result": {"y": 1.0, "n": {"m": 2}}},
                result=Param("anything", {"y": 1.0}, never=(JUNK, [1.0], np.zeros(3), (1.0,), b"x", 1 + 2j))),
         "sweep")
+
+    # ---- array (capacity arithmetic)
+    add("array.array_capacity", AR.array_capacity,
+        params({"drives": 10, "drive_bytes": 1.92e12, "raid": 6, "group_width": None, "spares": 0, "op": 0.07,
+                "system_reserve": 0.05, "data_reduction": 3.0},
+               raid=Param("int", 6, never=(2, 3, 4, 6.0, "6")), group_width=Param("opt_int", None)), "array")
+    add("array.drive_capacity", AR.drive_capacity,
+        params({"packages": 18, "package_bytes": 32e9, "user_bytes": 400e9}), "array")
+    add("array.in_units", AR.in_units, params({"n_bytes": 1e12, "unit": "TiB"}), "array")
+    cap = AR.array_capacity(10, 1.25e12, raid=6, data_reduction=6.0)
+    add("array.ArrayCapacity.step", cap.step, params({"name": "usable"}), "array")
+    add("array.ArrayCapacity.table", cap.table, params({"unit": "TB"}), "array")
+
+    # ---- array (layout and arrays in time; one drive, so the engine compiled for one member serves)
+    lay = AR.Layout(raid=5, drives=4, stripe_unit=8192, page_size=4096, member_pages=32)
+    add("array.Layout", AR.Layout, dataclass_params(lay, member_pages=Param("int", 32, cap=2**20)), "array")
+    add("array.Layout.locate", lay.locate, params({"lbas": [0, 5, 95]}, lbas=Param("array", [0, 5, 95],
+                                                                                    never=([96], [-1], [0.5]))), "array")
+    add("array.Layout.parity_members", lay.parity_members, params({"stripe": 3}, stripe=Param("int", 3,
+                                                                                          never=(16, -1))), "array")
+    add("array.Layout.plan", lay.plan,
+        params({"ops": [0, 1], "lbas": [0, 7], "pages": [3, 2], "rebuild": True},
+               ops=Param("array", [0, 1], never=([0, 2], [0])), lbas=Param("array", [0, 7], never=([0, 95], [-1, 0])),
+               pages=Param("array", [3, 2], never=([0, 1], [3, 2.5]))), "array")
+    add("array.array_drive", AR.array_drive, params({"op": 0.25, "capacity_bytes": 2**22},
+                                                   capacity_bytes=Param("int", 2**22, cap=2**26)), "array")
+    one = AR.ArrayConfig(arch="ssd", drives=1, raid=0, drive=AR.array_drive(0.25, 2**22))
+    add("array.ArrayConfig", AR.ArrayConfig,
+        dataclass_params(one, drives=Param("int", 1, never=(257, 0)), raid=Param("int", 0, never=(2, 7, 5)),
+                         stripe_unit=Param("int", 16384, never=(6000, 2048)),
+                         gc_limit=Param("int", 1, never=(0, 2))), "array")
+    aload = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.5))
+    add("array.simulate_array", AR.simulate_array,
+        params({"config": one, "load": aload, "requests": 40, "bursts": None, "precondition_fills": 0.5, "seed": 1,
+                "progress": False},
+               config=Param("opt_obj", one), requests=Param("int", 40, cap=2000),
+               bursts=Param("anything", None, never=((1.0,), (0.0, 1.0), "x", 3, [1.0, 2.0])),
+               precondition_fills=Param("real", 0.5, cap=2.0), progress="opt_bool"), "array")
+
+    @cache
+    def arr():
+        return AR.simulate_array(one, aload, requests=60, seed=2)
+
+    aop = Param("opt_int", 1, never=(7, -1, 2.5, "read", np.array([0, 1])))
+    for m in ("iops", "percentiles", "member_percentiles", "stripe_waits"):
+        add(f"array.ArrayResult.{m}", method(arr, m), {"op": aop}, "array", nan_ok=True)
+    add("array.ArrayResult.intervals", method(arr, "intervals"), {"n": Param("int", 5, cap=1000), "op": aop}, "array")
+    add("array.ArrayResult.gc_busy", method(arr, "gc_busy"), {"n": Param("int", 5, cap=1000)}, "array")
+    add("array.ArrayResult.gc_share", method(arr, "gc_share"), {}, "array")
     return T
 
 

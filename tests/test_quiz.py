@@ -21,7 +21,7 @@ SEEDS = range(25)
 
 
 def test_same_seed_same_problem_and_seeds_differ():
-    for topic in ("ftl", "gc", "readpoints", "ecc"):
+    for topic in ("ftl", "gc", "readpoints", "ecc", "capacity"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -141,9 +141,38 @@ def test_cliff_littles_law_predicts_the_simulated_throughput(seed):
     assert a["iops"] == pytest.approx(a["measured_iops"], rel=0.05)
 
 
+@pytest.mark.parametrize("seed", range(60))
+def test_capacity_answer_matches_the_arithmetic_by_hand(seed):
+    """Raw, usable and effective worked with exact fractions from the problem's own numbers."""
+    from fractions import Fraction
+
+    a = quiz.make("capacity", seed).answer
+    data = a["drives"] - a["spares"]
+    assert data % a["group_width"] == 0 and 0 <= a["spares"] <= 2
+    parity = {5: 1, 6: 2}.get(a["raid"])
+    keep = Fraction(1, 2) if a["raid"] == 10 else Fraction(a["group_width"] - parity, a["group_width"])
+    raw = a["drives"] * Fraction(a["drive_bytes"])
+    usable = data * Fraction(a["drive_bytes"]) * keep / (1 + Fraction(a["op"])) * (1 - Fraction(a["system_reserve"]))
+    assert a["raw_bytes"] == float(raw)
+    assert a["usable_bytes"] == pytest.approx(float(usable), rel=1e-15)
+    assert a["effective_bytes"] == pytest.approx(float(usable * Fraction(a["data_reduction"])), rel=1e-15)
+    low, high = quiz.problems.DATA_REDUCTION_CLAIMS[a["workload"]]
+    assert low <= a["data_reduction"] <= high
+    # The worked answer states the three figures in both units.
+    text = quiz.make("capacity", seed).solution()
+    for b in (a["raw_bytes"], a["usable_bytes"], a["effective_bytes"]):
+        assert f"{b / 1e12:,.2f} TB" in text and f"{b / 2**40:,.2f} TiB" in text
+
+
+def test_capacity_problems_vary():
+    answers = [quiz.make("capacity", s).answer for s in range(40)]
+    assert {a["raid"] for a in answers} == {5, 6, 10}
+    assert len({a["workload"] for a in answers}) == 3 and any(a["spares"] for a in answers)
+
+
 def test_bad_topic_and_seed_name_the_parameter():
     with pytest.raises(ValueError, match="topic"):
-        quiz.make("capacity", 1)
+        quiz.make("capacities", 1)
     with pytest.raises(ValueError, match="seed"):
         quiz.make("ftl", -1)
 

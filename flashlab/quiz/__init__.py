@@ -13,7 +13,9 @@ Topics (:data:`TOPICS`): ``ftl`` (which pages are valid or stale after a write s
 write amplification), ``gc`` (the victim each policy picks and the copies it costs),
 ``readpoints`` (Gray-code bits of a cell, and the page that sees an error when a read point
 moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``cliff`` (Little's
-law on a simulated drive). The command line equivalent is ``flashlab quiz TOPIC --seed N [--solve]``.
+law on a simulated drive), ``capacity`` (raw, usable and
+effective capacity of an array). The command line equivalent is
+``flashlab quiz TOPIC --seed N [--solve]``.
 """
 
 from flashlab.quiz.problems import TOPICS, Problem, make

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from flashlab._validate import check_choice, check_seed
+from flashlab.array.capacity import DATA_REDUCTION_CLAIMS, UNITS, array_capacity
 from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, uber
 from flashlab.cell.levels import cell_levels
 from flashlab.device.geometry import Geometry
@@ -275,12 +276,58 @@ def _cliff(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("cliff", seed, text, answer, working)
 
 
+# ------------------------------------------------------------------------------ capacity
+#: Drive sizes of the capacity quiz, decimal TB as drives are sold.
+CAPACITY_DRIVE_TB = (0.96, 1.92, 3.84, 7.68, 15.36)
+
+
+def _capacity(rng: np.random.Generator, seed: int) -> Problem:
+    raid = int(rng.choice([5, 6, 10]))
+    width = {5: int(rng.integers(4, 10)), 6: int(rng.integers(6, 13)), 10: 2 * int(rng.integers(2, 7))}[raid]
+    groups, spares = int(rng.integers(1, 4)), int(rng.integers(0, 3))
+    drives = groups * width + spares
+    drive_tb = float(rng.choice(CAPACITY_DRIVE_TB))
+    op = float(rng.choice([0.0, 0.07, 0.2, 0.28]))
+    reserve = float(rng.choice([0.0, 0.03, 0.05, 0.1]))
+    workload = str(rng.choice([w for w in DATA_REDUCTION_CLAIMS if w != "data-sheet average"]))
+    low, high = DATA_REDUCTION_CLAIMS[workload]
+    drr = float(rng.integers(int(low), int(high) + 1))
+    c = array_capacity(drives, drive_tb * UNITS["TB"], raid=raid, group_width=width, spares=spares, op=op,
+                       system_reserve=reserve, data_reduction=drr)
+    layout = {5: "RAID-5", 6: "RAID-6", 10: "RAID-10 (mirrored pairs, striped)"}[raid]
+    text = (
+        f"An array holds {drives} drives of {drive_tb:g} TB (decimal, as sold). {spares} of them are hot spares; "
+        f"the others form {groups} {layout} group(s) of {width} drives. The array keeps op = {op:g} of "
+        f"over-provisioning (op = (physical - user) / user) above what RAID leaves, and then reserves "
+        f"{reserve:.0%} of the rest for its own metadata. The vendor quotes effective capacity for "
+        f"{workload} at {drr:g}:1 data reduction.\n\n"
+        "What are the raw, usable and effective capacities, in TB and in TiB (2**40 bytes)? Which of "
+        "the three can the vendor guarantee?"
+    )
+    rows = "\n".join(f"  {line}" for line in c.table("TB").splitlines())
+    tib = lambda b: b / UNITS["TiB"]  # noqa: E731
+    working = (
+        f"Step by step (flashlab.array.array_capacity, TB = 10**12 bytes):\n{rows}\n"
+        f"Raw {c.raw_bytes / 1e12:,.2f} TB = {tib(c.raw_bytes):,.2f} TiB; usable {c.usable_bytes / 1e12:,.2f} TB = "
+        f"{tib(c.usable_bytes):,.2f} TiB; effective {c.effective_bytes / 1e12:,.2f} TB = "
+        f"{tib(c.effective_bytes):,.2f} TiB.\n"
+        "Only usable is guaranteed (it is the effective capacity at 1:1): effective assumes the data "
+        f"reduces {drr:g}:1, which nobody knows before the data is loaded (claims for {workload} "
+        f"run from {low:g}:1 to {high:g}:1)."
+    )
+    answer = dict(drives=drives, drive_bytes=drive_tb * UNITS["TB"], raid=raid, group_width=width, spares=spares,
+                  op=op, system_reserve=reserve, data_reduction=drr, workload=workload, raw_bytes=c.raw_bytes,
+                  usable_bytes=c.usable_bytes, effective_bytes=c.effective_bytes)
+    return Problem("capacity", seed, text, answer, working)
+
+
 TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ftl": _ftl,
     "gc": _gc,
     "readpoints": _readpoints,
     "ecc": _ecc,
     "cliff": _cliff,
+    "capacity": _capacity,
 }
 
 

@@ -5,7 +5,7 @@ read priority, program/erase suspend, background and foreground GC, fast-page st
 the SNIA PTS write-saturation experiment. Times in microseconds, sizes in bytes.
 """
 
-from flashlab.ssd.engine import MembersResult, run_members
+from flashlab.ssd.engine import MembersResult, ServiceMember, run_members
 from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturation
 from flashlab.ssd.sim import (
     HostLoad,
@@ -20,5 +20,5 @@ from flashlab.ssd.sim import (
 
 __all__ = [
     "HostLoad", "IoResult", "MembersResult", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline", "pipeline_limit_iops",
-    "raw_program_bandwidth_mb_s", "run_members", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
+    "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
 ]

@@ -28,15 +28,24 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
               ``n_units + c`` is channel ``c``'s transfer. Each source has at most one pending
               event (a unit runs one operation; a suspended one's event is *removed*), so the
               heap never holds more than ``n_units + n_channels`` events: its size.
-``Requests``  per host request ``i``: ``op``, ``lba``, ``pages``, ``device``, pages ``left``,
-              the ``link`` of the waiting FIFO it sits in, ``arrival``, ``start``, ``done``.
+``Requests``  per member request ``i``: ``op``, ``lba``, ``pages``, ``device``, its host I/O
+              and ``phase``, its alternates (a read rebuilt from the rest of its stripe when
+              its member is collecting garbage), pages ``left``, the ``link`` of the waiting
+              FIFO it sits in, ``arrival`` (issued to its member), ``start``, ``done``.
+``Hosts``     per host I/O ``h``: the member requests it fans out into (a first phase, then a
+              second one, e.g. the reads then the writes of a read-modify-write), whether it
+              needs all of them or the first (``rule``), ``arrival``, ``done``. A lone drive's
+              host I/O is one request.
 ``Jobs``      per device, the running GC job: ``victim`` (-1: none), copies and erases left,
               and the ``src``/``dst`` page of every copy.
 ``Groups``    GC groups: at most ``limit[g]`` devices of group ``g`` run a GC job at once (the
               hook an array layer uses to coordinate GC; group -1: no limit).
 ``Disks``     per device, hard disk parameters and head position (unused for flash).
 ``Stats``     per device counters and the sampled ``series`` (rows x NSER).
-``Loop``      the clock ``now``, events processed, the next request to issue, completions.
+``Ftls``      the flash devices' FTL states, stacked: device ``d``'s arrays are slices of one
+              set of arrays; ``_ftl(ftls, d)`` hands them (views, no allocation) to the FTL
+              kernels as their usual state tuple (:mod:`flashlab.ftl._kernels`).
+``Loop``      the clock ``now``, events processed, the next host I/O to issue, completions.
 
 Life of one host write (one page, flash device, closed loop), as events:
 
@@ -66,7 +75,8 @@ Life of one GC job (flash device):
    freed and ``_update_gc`` may start the next job on this or another device of the group.
 
 Every function is ``@njit(cache=True)`` without a signature (importing compiles nothing).
-A run with D devices compiles once per D (the FTL states are a D-tuple).
+The number of devices and their mix (flash drives, disks) is data: the state's types do not
+depend on it, so one compilation serves every run.
 """
 
 from __future__ import annotations
@@ -89,12 +99,12 @@ def _codes(*values):
     return tuple(np.int64(v) for v in values)
 
 
-# device kinds
-FLASH, HDD = _codes(0, 1)
+# device kinds (FIXED: a server whose service time is given per request)
+FLASH, HDD, FIXED = _codes(0, 1, 2)
 # request ops: host (workload codes) and raw NAND operations on a physical page
 OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE = _codes(0, 1, 3, 4, 5)
 # operation kinds on a unit (K_DISK: a hard disk access)
-K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK = _codes(*range(7))
+K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_FIXED = _codes(*range(8))
 # queue classes
 Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
@@ -111,6 +121,11 @@ ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP = _codes(*range(4))
 (SR_TIME, SR_DONE, SR_HWRITES, SR_HPROG, SR_HREADP, SR_GCOPIES, SR_ERASES, SR_FREE, SR_FGTIME,
  SR_QUEUED) = _codes(*range(10))
 NSER = 10
+# host I/O completion rules; request phases (PH_ALT: issued only to rebuild a redirected read)
+RULE_ALL, RULE_ANY = _codes(0, 1)
+PH_FIRST, PH_SECOND, PH_ALT = _codes(0, 1, -1)
+# columns of Stats.gc_log
+GL_DEVICE, GL_START, GL_END = _codes(0, 1, 2)
 MAX_BITS = 4
 NO_REF = np.int64(-1)  # an operation serving no request or copy (a GC erase)
 
@@ -199,21 +214,47 @@ class Heap(NamedTuple):
 
 
 class Requests(NamedTuple):
-    """Per host request ``i`` (issue order)."""
+    """Per member request ``i`` (grouped by host I/O, in issue order)."""
     op: np.ndarray
     lba: np.ndarray           # first LBA (physical page for raw NAND ops)
     pages: np.ndarray
     device: np.ndarray
+    host: np.ndarray          # the host I/O it belongs to
+    phase: np.ndarray         # PH_FIRST, PH_SECOND (after the host's first phase) or PH_ALT
+    alt: np.ndarray           # first of its alternates (a read rebuilt from them), -1: none
+    alt_n: np.ndarray         # how many alternates
+    service: np.ndarray       # service time on a FIXED member, us
+    redirected: np.ndarray    # 1: served by its alternates (its member was collecting)
     left: np.ndarray          # pages still to do
     link: np.ndarray          # next request in the same waiting FIFO, -1 at the end
-    arrival: np.ndarray       # us
+    arrival: np.ndarray       # us: issued to its member's FIFO (NaN if never)
     start: np.ndarray         # first array operation began (writes: channel asked), -1 before
+    done: np.ndarray          # us, NaN until done
+
+
+class Hosts(NamedTuple):
+    """Per host I/O ``h``: member requests ``first .. first + n_first + n_second - 1`` (first
+    phase, then second); ``RULE_ALL``: done when every request of both phases is done,
+    ``RULE_ANY``: done at its first request's completion (the others, and the second phase,
+    still run). A host I/O without requests (a cache hit) is done when issued. A write-back
+    host I/O (``cache_pages > 0``) is RULE_ANY if the write cache has room for its pages when
+    issued (they stay dirty until all its requests are done), RULE_ALL otherwise."""
+    first: np.ndarray
+    n_first: np.ndarray
+    n_second: np.ndarray
+    rule: np.ndarray
+    cache_pages: np.ndarray   # pages it puts in the write-back cache (0: none)
+    dirty: np.ndarray         # pages of it the cache holds now
+    stage: np.ndarray         # phase running (PH_FIRST, PH_SECOND)
+    left: np.ndarray          # requests of that phase not yet done
+    arrival: np.ndarray       # us (open loop: given; closed loop: issued)
     done: np.ndarray          # us, NaN until done
 
 
 class Jobs(NamedTuple):
     """Per device, the running GC job."""
     victim: np.ndarray        # superblock being cleaned, -1: no job
+    log_row: np.ndarray       # its row of Stats.gc_log, -1: not logged
     copies_left: np.ndarray
     valid: np.ndarray         # valid pages the victim had
     erases_left: np.ndarray
@@ -224,6 +265,7 @@ class Jobs(NamedTuple):
 class Groups(NamedTuple):
     """GC groups (the cross-device GC hook)."""
     limit: np.ndarray         # most devices of the group with a running GC job
+    sync: np.ndarray          # 1: synchronised (a member collects too while another does)
     active: np.ndarray        # devices of the group with a running GC job
     peak: np.ndarray          # the most that ever ran at once
 
@@ -253,15 +295,40 @@ class Stats(NamedTuple):
     done: np.ndarray
     rows: np.ndarray          # series rows filled
     series: np.ndarray        # (D, rows, NSER)
+    gc_log: np.ndarray        # (L, 3) one row per GC job: GL_DEVICE, GL_START, GL_END (us)
+    gc_rows: np.ndarray       # (1,) rows filled (jobs beyond L are not logged)
+
+
+class Ftls(NamedTuple):
+    """The FTL state of every flash device (:mod:`flashlab.ftl._kernels`), stacked. The FTL's
+    per-device arrays are flat here: device ``d``'s part of ``pages`` is
+    ``pages[pages_at[d]:pages_at[d + 1]]`` (its (2, physical pages) array, row-major), and so on;
+    ``ctr``, ``prm`` and ``rng`` have one row per device. A disk has empty parts."""
+    pages: np.ndarray         # int32, per device (2, T): P2L and STAMP of each physical page
+    pages_at: np.ndarray      # (D + 1,) offsets
+    l2p: np.ndarray           # int32, per device (user LBAs,)
+    l2p_at: np.ndarray
+    blk: np.ndarray           # int32, per device (N_BLK, blocks)
+    blk_at: np.ndarray
+    blk64: np.ndarray         # int64, per device (2, blocks)
+    blk64_at: np.ndarray
+    lists: np.ndarray         # int32, per device (2, ppb + 1)
+    lists_at: np.ndarray
+    ctr: np.ndarray           # int64 (D, NCTR) counters and frontiers
+    prm: np.ndarray           # int64 (D, NPRM) parameters
+    rng: np.ndarray           # uint64 (D, 1)
 
 
 class Loop(NamedTuple):
     """The clock and the host loop (all (1,) arrays)."""
     now: np.ndarray           # us
     events: np.ndarray
-    next: np.ndarray          # next request to issue
+    next: np.ndarray          # next host I/O to issue
     to_issue: np.ndarray      # completions the closed loop has yet to replace
-    done: np.ndarray
+    done: np.ndarray          # host I/Os done
+    kick: np.ndarray          # a request joined a waiting FIFO since the last dispatch round
+    dirty: np.ndarray         # pages in the write-back cache not yet on the members
+    cache_cap: np.ndarray     # its capacity, pages
     closed: np.ndarray
     sample_every: np.ndarray
     err: np.ndarray           # first error of any device
@@ -275,13 +342,14 @@ class Engine(NamedTuple):
     queues: Queues
     heap: Heap
     requests: Requests
+    hosts: Hosts
     jobs: Jobs
     groups: Groups
     disks: Disks
     stats: Stats
     loop: Loop
     ptype: np.ndarray         # int8 page type of every programmed page (device offset page0)
-    ftl: tuple                # one FTL state tuple per device (a placeholder for a disk)
+    ftls: Ftls
 
 
 # ---------------------------------------------------------------- event heap
@@ -358,6 +426,19 @@ def _heap_pop(heap):
 
 
 # ---------------------------------------------------------------- helpers
+@_inline
+def _ftl(f, d):
+    """Device d's FTL state as the FTL kernels' tuple ``(pages, l2p, blk, blk64, lists, ctr,
+    prm, rng)``: views into the stacked arrays (slicing and reshaping allocate nothing)."""
+    p0, p1 = f.pages_at[d], f.pages_at[d + 1]
+    b0, b1 = f.blk_at[d], f.blk_at[d + 1]
+    w0, w1 = f.blk64_at[d], f.blk64_at[d + 1]
+    s0, s1 = f.lists_at[d], f.lists_at[d + 1]
+    return (f.pages[p0:p1].reshape((2, (p1 - p0) // 2)), f.l2p[f.l2p_at[d]:f.l2p_at[d + 1]],
+            f.blk[b0:b1].reshape((F.N_BLK, (b1 - b0) // F.N_BLK)), f.blk64[w0:w1].reshape((2, (w1 - w0) // 2)),
+            f.lists[s0:s1].reshape((2, (s1 - s0) // 2)), f.ctr[d], f.prm[d], f.rng[d])
+
+
 @_inline
 def _unit_of(e, d, ppn):
     """Global unit holding device d's physical page ppn."""
@@ -469,7 +550,7 @@ def _start_op(e, u, kind, ppn, ref):
     units.kind[u] = kind
     units.ppn[u] = ppn
     units.ref[u] = ref
-    if (kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK) and ref >= 0:
+    if (kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK or kind == K_FIXED) and ref >= 0:
         if req.start[ref] < 0:
             req.start[ref] = e.loop.now[0]
     if kind == K_HREAD or kind == K_GREAD:
@@ -478,6 +559,8 @@ def _start_op(e, u, kind, ppn, ref):
         _channel_request(e, u)
     elif kind == K_DISK:
         _array_op(e, u, _disk_time(e, d, ppn, req.pages[ref]))
+    elif kind == K_FIXED:
+        _array_op(e, u, req.service[ref])
     else:
         _array_op(e, u, e.devices.t_erase[d])
 
@@ -606,7 +689,7 @@ def _choose_type(e, d, u, ppn, gc):
 def _map_host_write(e, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
     synchronous GC); returns the physical page. The caller has checked there is room."""
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     l2p, blk, ctr = s[1], s[2], s[5]
     if F._room(s, 0) == 0:
         F._open(s, 0)
@@ -637,7 +720,7 @@ def _queue_erases(e, d):
 
 @_kernel
 def _start_job(e, d):
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     job = e.jobs
     pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][F.P_PPB]
     v = F._pick_victim(s)
@@ -653,6 +736,15 @@ def _start_job(e, d):
     base = v * ppb
     j = 0
     job.victim[d] = v
+    st = e.stats
+    row = st.gc_rows[0]
+    job.log_row[d] = -1
+    if row < st.gc_log.shape[0]:
+        st.gc_rows[0] = row + 1
+        job.log_row[d] = row
+        st.gc_log[row, GL_DEVICE] = d
+        st.gc_log[row, GL_START] = e.loop.now[0]
+        st.gc_log[row, GL_END] = np.nan
     g = e.devices.group[d]
     if g >= 0:
         e.groups.active[g] += 1
@@ -682,6 +774,17 @@ def _start_job(e, d):
 
 
 @_inline
+def _sync_due(e, d):
+    """Flash device d is in a synchronised GC group where another member is collecting, and
+    has fewer than twice its background watermark of free superblocks (Harmonia: Kim et al.
+    2011 collect on every SSD of the array when one must)."""
+    g = e.devices.group[d]
+    if g < 0 or e.groups.sync[g] == 0 or e.groups.active[g] == 0 or e.devices.gc[d] == GC_OFF:
+        return False
+    return e.ftls.ctr[d, F.FREE_BLOCKS] < 2 * e.devices.gc_background[d]
+
+
+@_inline
 def _update_gc(e, d):
     """Foreground state from the free-block count; start a GC job when one is due and the
     device's GC group has a free slot."""
@@ -689,7 +792,7 @@ def _update_gc(e, d):
     mode = dev.gc[d]
     if mode == GC_OFF:
         return
-    free = e.ftl[d][5][F.FREE_BLOCKS]
+    free = e.ftls.ctr[d, F.FREE_BLOCKS]
     fg = free < dev.gc_critical[d]
     if fg and dev.fg[d] == 0:
         dev.fg[d] = 1
@@ -699,17 +802,23 @@ def _update_gc(e, d):
         dev.fg[d] = 0
         dev.fg_time[d] += e.loop.now[0] - dev.fg_since[d]
     if e.jobs.victim[d] < 0 and e.loop.err[0] == ERR_NONE:
-        if fg or (mode == GC_BG and free < dev.gc_background[d]):
-            g = dev.group[d]
+        g = dev.group[d]
+        if fg or (mode == GC_BG and free < dev.gc_background[d]) or _sync_due(e, d):
             if g < 0 or e.groups.active[g] < e.groups.limit[g]:
                 _start_job(e, d)
+                if g >= 0 and e.groups.sync[g] != 0:
+                    # synchronised GC: the members of the group with room to gain collect now too
+                    for d2 in range(dev.kind.size):
+                        if (d2 != d and dev.group[d2] == g and e.jobs.victim[d2] < 0 and _sync_due(e, d2)
+                                and e.groups.active[g] < e.groups.limit[g] and e.loop.err[0] == ERR_NONE):
+                            _start_job(e, d2)
 
 
 # ---------------------------------------------------------------- host requests
 @_inline
 def _write_gate(e, d, k):
     """True if a host write of k pages may enter flash device d now."""
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     dev = e.devices
     ppb = s[6][F.P_PPB]
     room = F._room(s, 0)
@@ -743,7 +852,7 @@ def _sample(e, d):
     out[SR_GCOPIES] = st.gc_programs[d]
     out[SR_ERASES] = st.erases[d]
     if dev.kind[d] == FLASH:
-        ctr = e.ftl[d][5]
+        ctr = e.ftls.ctr[d]
         out[SR_HWRITES] = ctr[F.HOST_WRITES]
         out[SR_FREE] = ctr[F.FREE_BLOCKS]
     fgt = dev.fg_time[d]
@@ -754,18 +863,88 @@ def _sample(e, d):
 
 
 @_inline
+def _host_settled(e, h):
+    """Every request of host I/O h is done: its dirty pages leave the write cache; done now if
+    not already."""
+    hs = e.hosts
+    e.loop.dirty[0] -= hs.dirty[h]
+    hs.dirty[h] = 0
+    if np.isnan(hs.done[h]):
+        _host_done(e, h)
+
+
+@_inline
+def _host_done(e, h):
+    e.hosts.done[h] = e.loop.now[0]
+    e.loop.done[0] += 1
+    if e.loop.closed[0]:
+        e.loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
+
+
+@_inline
+def _issue_req(e, i):
+    """Member request i joins its device's FIFO; a read with alternates aimed at a device that
+    is collecting garbage is redirected: its alternates (the rest of its stripe) go instead."""
+    req = e.requests
+    d = req.device[i]
+    if req.op[i] == OP_READ and req.alt[i] >= 0 and e.jobs.victim[d] >= 0:
+        req.redirected[i] = 1
+        e.hosts.left[req.host[i]] += req.alt_n[i] - 1
+        for j in range(req.alt[i], req.alt[i] + req.alt_n[i]):
+            _push_req(e, j)
+    else:
+        _push_req(e, i)
+
+
+@_inline
+def _push_req(e, i):
+    req = e.requests
+    req.arrival[i] = e.loop.now[0]
+    _wait_push(e, req.device[i], W_WRITE if req.op[i] == OP_WRITE else W_READ, i)
+    e.loop.kick[0] = 1
+
+
+@_kernel
+def _start_phase(e, h, ph):
+    """Issue phase ``ph`` of host I/O h (a host I/O with nothing left to issue is done)."""
+    hs = e.hosts
+    if ph == PH_FIRST and hs.n_first[h] == 0:
+        ph = PH_SECOND  # nothing to do first
+    a = hs.first[h]
+    k = hs.n_first[h]
+    if ph == PH_SECOND:
+        a += k
+        k = hs.n_second[h]
+    hs.stage[h] = ph
+    hs.left[h] = k
+    if k == 0:
+        _host_settled(e, h)
+        return
+    for i in range(a, a + k):
+        _issue_req(e, i)
+
+
+@_inline
 def _complete(e, d, i):
-    """Request i of device d is done."""
+    """Request i of device d is done; so is its host I/O when this was its first (RULE_ANY) or
+    last (RULE_ALL) request; a finished first phase starts the second."""
     e.requests.done[i] = e.loop.now[0]
     e.devices.inflight[d] -= 1
     st = e.stats
     st.done[d] += 1
-    e.loop.done[0] += 1
     every = e.loop.sample_every[0]
     if every > 0 and st.done[d] % every == 0:
         _sample(e, d)
-    if e.loop.closed[0]:
-        e.loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
+    hs = e.hosts
+    h = e.requests.host[i]
+    hs.left[h] -= 1
+    if hs.rule[h] == RULE_ANY and np.isnan(hs.done[h]):
+        _host_done(e, h)
+    if hs.left[h] == 0:
+        if hs.stage[h] == PH_FIRST and hs.n_second[h] > 0:
+            _start_phase(e, h, PH_SECOND)
+        else:
+            _host_settled(e, h)
 
 
 @_inline
@@ -793,14 +972,23 @@ def _wait_pop(e, d, w):
     return i
 
 
-# ---------------------------------------------------------------- a request arrives
-# It joins its device's read or write FIFO (closed loop: now; open loop: at its arrival time).
+# ---------------------------------------------------------------- a host I/O arrives
+# Its first-phase requests join their devices' read or write FIFOs (closed loop: now; open
+# loop: at its arrival time).
 @_inline
-def _issue(e, i):
-    req = e.requests
-    if e.loop.closed[0]:
-        req.arrival[i] = e.loop.now[0]
-    _wait_push(e, req.device[i], W_WRITE if req.op[i] == OP_WRITE else W_READ, i)
+def _issue(e, h):
+    hs, loop = e.hosts, e.loop
+    if loop.closed[0]:
+        hs.arrival[h] = loop.now[0]
+    k = hs.cache_pages[h]
+    if k > 0:  # write-back: acknowledged at its first request if the cache has room
+        if loop.dirty[0] + k <= loop.cache_cap[0]:
+            hs.rule[h] = RULE_ANY
+            hs.dirty[h] = k
+            loop.dirty[0] += k
+        else:
+            hs.rule[h] = RULE_ALL
+    _start_phase(e, h, PH_FIRST)
 
 
 @_inline
@@ -808,7 +996,8 @@ def _dispatch(e, d):
     """Move waiting requests into device d while its queue depth (and the write gate) allow."""
     dev, req = e.devices, e.requests
     qd = dev.qd[d]
-    disk = dev.kind[d] == HDD
+    disk = dev.kind[d] != FLASH  # a hard disk or a fixed-service member: one access per request
+    access = K_DISK if dev.kind[d] == HDD else K_FIXED
     while dev.wait_head[d, W_READ] >= 0 and dev.inflight[d] < qd:
         i = _wait_pop(e, d, W_READ)
         dev.inflight[d] += 1
@@ -816,9 +1005,9 @@ def _dispatch(e, d):
         lba = req.lba[i]
         if disk:
             req.left[i] = 1
-            _submit(e, Q_READ, dev.unit0[d], K_DISK, lba, i)
+            _submit(e, Q_READ, dev.unit0[d], access, lba, i)
         elif op == OP_READ:
-            s = e.ftl[d]
+            s = _ftl(e.ftls, d)
             l2p = s[1]
             k = req.pages[i]
             req.left[i] = k
@@ -848,7 +1037,7 @@ def _dispatch(e, d):
             _wait_pop(e, d, W_WRITE)
             dev.inflight[d] += 1
             req.left[i] = 1
-            _submit(e, Q_WRITE, dev.unit0[d], K_DISK, req.lba[i], i)
+            _submit(e, Q_WRITE, dev.unit0[d], access, req.lba[i], i)
             continue
         if not _write_gate(e, d, k):
             break
@@ -872,18 +1061,19 @@ def _dispatchable(e, d):
 def _settle(e):
     """After an event: issue the closed loop's replacement requests and let waiting requests in."""
     loop = e.loop
-    nreq = e.requests.op.size
+    nhost = e.hosts.first.size
     while True:
         while loop.to_issue[0] > 0:
             loop.to_issue[0] -= 1
-            if loop.next[0] < nreq:
-                i = loop.next[0]
-                loop.next[0] = i + 1
-                _issue(e, i)
+            if loop.next[0] < nhost:
+                h = loop.next[0]
+                loop.next[0] = h + 1
+                _issue(e, h)
+        loop.kick[0] = 0
         for d in range(e.devices.kind.size):
             if _dispatchable(e, d):
                 _dispatch(e, d)
-        if loop.to_issue[0] == 0:
+        if loop.to_issue[0] == 0 and loop.kick[0] == 0:
             return
 
 
@@ -899,7 +1089,7 @@ def _finish(e, u):
     kind = units.kind[u]
     ref = units.ref[u]
     units.stage[u] = IDLE
-    if kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK:
+    if kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
         if kind == K_HREAD:
             st.flash_reads[d] += 1
         elif kind == K_HWRITE:
@@ -936,9 +1126,11 @@ def _finish(e, u):
 def _end_job(e, d):
     """The GC job's last erase is done: the FTL erases the victim, the group's slot is freed,
     and this device, then the others of its group in order, may start their next job."""
-    s = e.ftl[d]
+    s = _ftl(e.ftls, d)
     v = e.jobs.victim[d]
     e.jobs.victim[d] = -1
+    if e.jobs.log_row[d] >= 0:
+        e.stats.gc_log[e.jobs.log_row[d], GL_END] = e.loop.now[0]
     F._erase(s, v)
     s[5][F.GC_VICTIMS] += 1
     g = e.devices.group[d]
@@ -978,19 +1170,19 @@ def _on_channel(e, c):
 # ---------------------------------------------------------------- the event loop
 @_kernel
 def run_events(e, stop_done):
-    """Process events until ``stop_done`` requests have completed, the events run out, or an
-    error is flagged. Open-loop arrivals come from the arrival times in request order."""
-    loop, heap, req = e.loop, e.heap, e.requests
+    """Process events until ``stop_done`` host I/Os have completed, the events run out, or an
+    error is flagged. Open-loop arrivals come from the host I/Os' arrival times, in order."""
+    loop, heap, hs = e.loop, e.heap, e.hosts
     closed = loop.closed[0]
-    nreq = req.op.size
+    nhost = hs.first.size
     n_units = e.units.device.size
     ndev = e.devices.kind.size
     inf = np.inf
     while loop.done[0] < stop_done and loop.err[0] == ERR_NONE:
         t_heap = heap.time[0] if heap.n[0] > 0 else inf
         t_arr = inf
-        if not closed and loop.next[0] < nreq:
-            t_arr = req.arrival[loop.next[0]]
+        if not closed and loop.next[0] < nhost:
+            t_arr = hs.arrival[loop.next[0]]
         if t_arr == inf and t_heap == inf:
             break
         loop.events[0] += 1
@@ -1020,7 +1212,7 @@ def run_events(e, stop_done):
 
 @_kernel
 def start_closed(e, n):
-    """Issue the first n requests of a closed loop at time 0."""
+    """Issue the first n host I/Os of a closed loop at time 0."""
     for _ in range(n):
         i = e.loop.next[0]
         e.loop.next[0] = i + 1

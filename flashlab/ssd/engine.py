@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -23,15 +24,110 @@ from flashlab.ssd import _kernels as K
 _NSER = K.NSER
 
 
-def _no_ftl():
-    """FTL placeholder for a member without one (the kernels' FTL tuple must be uniform)."""
-    return (np.zeros((2, 0), np.int32), np.zeros(0, np.int32), np.zeros((FK.N_BLK, 0), np.int32),
-            np.zeros((2, 0), np.int64), np.zeros((2, 0), np.int32), np.zeros(FK.NCTR, np.int64),
-            np.zeros(FK.NPRM, np.int64), np.zeros(1, np.uint64))
+def _stack_ftls(states) -> K.Ftls:
+    """The members' FTL state tuples (None for a member without an FTL) as one
+    :class:`flashlab.ssd._kernels.Ftls`: per-device arrays flattened one after another with
+    their offsets, counters, parameters and random state one row per member."""
+    D = len(states)
+    flat = {}
+    for i, (name, dtype) in enumerate((("pages", np.int32), ("l2p", np.int32), ("blk", np.int32),
+                                       ("blk64", np.int64), ("lists", np.int32))):
+        parts = [np.zeros(0, dtype)] + [s[i].ravel() for s in states if s is not None]
+        flat[name] = np.concatenate(parts)
+        flat[name + "_at"] = np.cumsum([0] + [s[i].size if s is not None else 0 for s in states]).astype(np.int64)
+    rows = {}
+    for i, (name, n, dtype) in ((5, ("ctr", FK.NCTR, np.int64)), (6, ("prm", FK.NPRM, np.int64)),
+                                (7, ("rng", 1, np.uint64))):
+        rows[name] = np.zeros((D, n), dtype)
+        for d, s in enumerate(states):
+            if s is not None:
+                rows[name][d] = s[i]
+    return K.Ftls(**flat, **rows)
 
 
 def _arrays(n, fields, dtype, fill=0):
     return {f: np.full(n, fill, dtype) for f in fields}
+
+
+GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceMember:
+    """A member that serves one request at a time (FIFO) in a service time drawn per request:
+    ``constant`` (always ``mean_us``) or ``exponential`` (i.i.d., mean ``mean_us``, seeded from
+    the run's seed and the member's index). For order-statistics checks and for simple
+    components (a controller link, a cache) beside drives and disks.
+
+    Parameters
+    ----------
+    mean_us : float in (0, 1e9], mean service time of a request, us
+    distribution : ``constant`` or ``exponential``
+    per_page_us : float in [0, 1e9], added per LBA of the request (a transfer), us
+    lbas : int in [1, 2**40], addressable LBAs (requests must lie in them)
+    """
+
+    mean_us: float = 100.0
+    distribution: str = "exponential"
+    per_page_us: float = 0.0
+    lbas: int = 1 << 20
+
+    def __post_init__(self):
+        from flashlab._validate import check_choice, check_int, check_real
+        check_real("mean_us", self.mean_us, 0.0, 1e9, lo_open=True)
+        check_choice("distribution", self.distribution, ("constant", "exponential"))
+        check_real("per_page_us", self.per_page_us, 0.0, 1e9)
+        check_int("lbas", self.lbas, 1, 2**40)
+
+    def service_us(self, pages: np.ndarray, seed: int, index: int) -> np.ndarray:
+        """Service times of requests of ``pages`` LBAs each, us (member ``index`` of a run
+        seeded ``seed``)."""
+        from flashlab._validate import check_int, check_int_array, check_seed
+        pages = check_int_array("pages", pages, 1, 2**31 - 1)
+        check_seed("seed", seed)
+        check_int("index", index, 0, 4095)
+        n = pages.size
+        if self.distribution == "constant":
+            base = np.full(n, float(self.mean_us))
+        else:
+            base = np.random.default_rng(np.random.SeedSequence([seed, 11, index])).exponential(self.mean_us, n)
+        return base + pages * float(self.per_page_us)
+
+
+class Fanout(NamedTuple):
+    """How member requests group into host I/Os (see :class:`flashlab.ssd._kernels.Hosts`):
+    per request its ``host``, ``phase``, first alternate ``alt`` and ``alt_n``; per host I/O
+    its ``first`` request, ``n_first``, ``n_second``, ``rule`` and ``cache_pages``."""
+    host: np.ndarray
+    phase: np.ndarray
+    alt: np.ndarray
+    alt_n: np.ndarray
+    first: np.ndarray
+    n_first: np.ndarray
+    n_second: np.ndarray
+    rule: np.ndarray
+    cache_pages: np.ndarray
+
+    @staticmethod
+    def one_each(n: int) -> "Fanout":
+        """Every request its own host I/O (a lone drive)."""
+        i64 = np.int64
+        return Fanout(host=np.arange(n, dtype=i64), phase=np.zeros(n, i64), alt=np.full(n, -1, i64),
+                      alt_n=np.zeros(n, i64), first=np.arange(n, dtype=i64), n_first=np.ones(n, i64),
+                      n_second=np.zeros(n, i64), rule=np.zeros(n, i64), cache_pages=np.zeros(n, i64))
+
+
+def _preconditioned(config, seed: int, index: int, fills: float) -> Ftl:
+    """A fresh FTL for flash member ``index``; with ``fills`` > 0 brought untimed (GC in the
+    FTL's own synchronous loop) to a used state: one sequential fill, then ``fills`` drive
+    fills of uniform random page writes (seeded by the run's seed and the member's index)."""
+    ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
+    if fills > 0:
+        user = config.geometry.user_pages
+        ftl.write(np.arange(user, dtype=np.int32))
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 13, index]))
+        ftl.write(rng.integers(0, user, max(1, round(fills * user))).astype(np.int32))
+    return ftl
 
 
 class Engine:
@@ -41,17 +137,22 @@ class Engine:
     (``gc_group[d]``, -1 for none) with ``gc_limits[g]`` devices collecting at once."""
 
     def __init__(self, members, op, lba, pages, device, arrivals, host_qd, device_qd, gc_group,
-                 gc_limits, samples, seed):
+                 gc_limits, samples, seed, fanout=None, gc_sync=None, precondition_fills=0.0,
+                 write_cache_pages=0):
         from flashlab.device.hdd import HddSpec
         from flashlab.ssd.sim import SCHEDULERS, SsdConfig
 
         D = len(members)
         n = op.size
-        self.members, self.n, self.closed, self.host_qd = members, n, arrivals is None, host_qd
+        fan = Fanout.one_each(n) if fanout is None else fanout
+        nh = fan.first.size
+        self.members, self.n, self.closed, self.host_qd = members, nh, arrivals is None, host_qd
+        self.drain = bool(fan.rule.any() or fan.cache_pages.any())
         self.sample_every = max(1, n // samples)
         rows = n // self.sample_every + 2
         max_pages = int(pages.max())
         units = [m.units if isinstance(m, SsdConfig) else 1 for m in members]
+        service = np.zeros(n, np.float64)
         chans = [m.geometry.channels if isinstance(m, SsdConfig) else 0 for m in members]
         ppbs = [m.geometry.pages_per_block * m.units if isinstance(m, SsdConfig) else 1 for m in members]
         phys = [m.geometry.physical_pages if isinstance(m, SsdConfig) else 0 for m in members]
@@ -72,12 +173,12 @@ class Engine:
             fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
             err=np.zeros(D, i64))
         dk = _arrays(D, K.Disks._fields, f64)
-        self.ftls = []
+        ftl_states = []
         for d, m in enumerate(members):
             if isinstance(m, SsdConfig):
                 g, tm = m.geometry, m.timing
                 bits = tm.bits_per_cell
-                self.ftls.append(Ftl(m.ftl_geometry, m.ftl_config, seed))
+                ftl_states.append(_preconditioned(m, seed, d, precondition_fills)._s)
                 dv["kind"][d] = K.FLASH
                 dv["bits"][d] = bits
                 dv["order"][d, :bits] = np.argsort(np.asarray(tm.t_prog_us), kind="stable")
@@ -94,14 +195,21 @@ class Engine:
                 dv["t_erase"][d] = tm.t_erase_us
                 dv["t_resume"][d] = m.resume_overhead_us
             elif isinstance(m, HddSpec):
-                self.ftls.append(None)
+                ftl_states.append(None)
                 dv["kind"][d] = K.HDD
                 dv["sched"][d] = K.SCHED_FIFO
                 dv["gc"][d] = K.GC_OFF
                 for f, v in m.kernel_params().items():
                     dk[f][d] = v
+            elif isinstance(m, ServiceMember):
+                ftl_states.append(None)
+                dv["kind"][d] = K.FIXED
+                dv["sched"][d] = K.SCHED_FIFO
+                dv["gc"][d] = K.GC_OFF
+                sel = device == d
+                service[sel] = m.service_us(np.asarray(pages)[sel], seed, d)
             else:
-                raise ValueError(f"members[{d}] must be an SsdConfig or an HddSpec; got {m!r}")
+                raise ValueError(f"members[{d}] must be an SsdConfig, an HddSpec or a ServiceMember; got {m!r}")
         self.devices = K.Devices(**dv)
         self.units = K.Units(device=np.repeat(np.arange(D, dtype=i64), units),
                              **_arrays(U, ("kind", "ppn", "ref", "stage"), i64), end=np.zeros(U, f64),
@@ -115,28 +223,47 @@ class Engine:
         self.heap = K.Heap(time=np.zeros(H, f64), seq=np.zeros(H, i64), src=np.zeros(H, i64),
                            pos=np.full(H, -1, i64), n=np.zeros(1, i64), next_seq=np.zeros(1, i64))
         self.requests = K.Requests(op=np.asarray(op, np.int8), lba=np.asarray(lba, i64), pages=np.asarray(pages, i64),
-                                   device=np.asarray(device, i64), left=np.zeros(n, i64),
-                                   link=np.full(n, -1, i64),
-                                   arrival=np.full(n, np.nan) if arrivals is None else np.asarray(arrivals, f64),
+                                   device=np.asarray(device, i64), host=fan.host, phase=fan.phase, alt=fan.alt,
+                                   alt_n=fan.alt_n, service=service, redirected=np.zeros(n, np.int8),
+                                   left=np.zeros(n, i64), link=np.full(n, -1, i64), arrival=np.full(n, np.nan),
                                    start=np.full(n, -1.0), done=np.full(n, np.nan))
-        self.jobs = K.Jobs(victim=np.full(D, -1, i64), **_arrays(D, ("copies_left", "valid", "erases_left"), i64),
+        self.hosts = K.Hosts(first=fan.first, n_first=fan.n_first, n_second=fan.n_second, rule=fan.rule.copy(),
+                             cache_pages=fan.cache_pages, dirty=np.zeros(nh, i64), stage=np.zeros(nh, i64), left=np.zeros(nh, i64),
+                             arrival=np.full(nh, np.nan) if arrivals is None else np.asarray(arrivals, f64),
+                             done=np.full(nh, np.nan))
+        self.jobs = K.Jobs(victim=np.full(D, -1, i64), log_row=np.full(D, -1, i64),
+                           **_arrays(D, ("copies_left", "valid", "erases_left"), i64),
                            src=np.zeros((D, max(ppbs)), i64), dst=np.zeros((D, max(ppbs)), i64))
         limits = np.asarray(gc_limits, i64) if len(gc_limits) else np.zeros(1, i64)
-        self.groups = K.Groups(limit=limits, active=np.zeros(limits.size, i64), peak=np.zeros(limits.size, i64))
+        sync = np.zeros(limits.size, i64)
+        if gc_sync is not None and len(gc_sync):
+            sync[:len(gc_sync)] = np.asarray(gc_sync, i64)
+        self.groups = K.Groups(limit=limits, sync=sync, active=np.zeros(limits.size, i64),
+                               peak=np.zeros(limits.size, i64))
         self.disks = K.Disks(**dk)
         series = np.full((D, rows, _NSER), np.nan)
         self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
-                                          "suspends", "done", "rows"), i64), series=series)
-        self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done"), i64),
+                                          "suspends", "done", "rows"), i64), series=series,
+                                 gc_log=np.full((GC_LOG_ROWS, 3), np.nan), gc_rows=np.zeros(1, i64))
+        self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "kick", "dirty"), i64),
+                           cache_cap=np.array([write_cache_pages], i64),
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
                            err=np.zeros(1, i64), err_device=np.zeros(1, i64))
         self.ptype = np.zeros(max(1, sum(phys)), np.int8)
+        if precondition_fills > 0:  # pages written before the run: page type by position in the block
+            for d, m in enumerate(members):
+                if isinstance(m, SsdConfig):
+                    ppn = np.arange(phys[d])
+                    self.ptype[dv["page0"][d]:dv["page0"][d] + phys[d]] = ((ppn % ppbs[d]) // units[d]) % dv["bits"][d]
+        self.ftls = _stack_ftls(ftl_states)
         self.state = K.Engine(self.devices, self.units, self.channels, self.queues, self.heap, self.requests,
-                              self.jobs, self.groups, self.disks, self.stats, self.loop, self.ptype,
-                              tuple(f._s if f is not None else _no_ftl() for f in self.ftls))
+                              self.hosts, self.jobs, self.groups, self.disks, self.stats, self.loop, self.ptype,
+                              self.ftls)
 
     def run(self, progress: bool | None) -> None:
-        """Run the event loop until every request is done or nothing more can happen."""
+        """Run the event loop until every host I/O is done or nothing more can happen; when
+        host I/Os may be done before their requests (``any_of``, write-back), on until the
+        events run out, so that every request is done too."""
         e, n = self.state, self.n
         if self.closed:
             K.start_closed(e, min(self.host_qd, n))
@@ -150,12 +277,13 @@ class Engine:
                 if new == done or self.loop.err[0] != K.ERR_NONE:
                     break  # no more events (stalled) or an error
                 done = new
+        if self.drain and done == n and self.loop.err[0] == K.ERR_NONE:
+            K.run_events(e, n + 1)  # no host I/O is left to complete: runs until the events run out
 
     def counters(self, d: int) -> dict:
         """Final totals of device d (see :class:`flashlab.ssd.IoResult`)."""
         st = self.stats
-        ftl = self.ftls[d]
-        ctr = ftl._s[5] if ftl is not None else np.zeros(FK.NCTR, np.int64)
+        ctr = self.ftls.ctr[d]  # zeros for a member without an FTL
         return {
             "host_page_writes": int(ctr[FK.HOST_WRITES]), "host_programs": int(st.host_programs[d]),
             "host_page_reads": int(ctr[FK.HOST_READS]), "flash_reads": int(st.flash_reads[d]),
@@ -166,6 +294,13 @@ class Engine:
             "free_blocks": int(ctr[FK.FREE_BLOCKS]), "requests_done": int(st.done[d]),
         }
 
+    def gc_log(self) -> dict:
+        """Logged GC jobs: ``device``, ``start_us``, ``end_us`` (NaN: still running at the end)."""
+        k = int(self.stats.gc_rows[0])
+        log = self.stats.gc_log[:k]
+        return {"device": log[:, K.GL_DEVICE].astype(np.int64), "start_us": log[:, K.GL_START].copy(),
+                "end_us": log[:, K.GL_END].copy()}
+
     def series(self, d: int, names) -> dict:
         rows = int(self.stats.rows[d])
         return {name: self.stats.series[d, :rows, i].copy() for i, name in enumerate(names)}
@@ -173,9 +308,13 @@ class Engine:
 
 @dataclass(frozen=True)
 class MembersResult:
-    """Outcome of :func:`run_members`. Per request (the order given): ``arrival_us``,
-    ``start_us`` (NaN if never started), ``done_us`` and ``latency_us`` (NaN if never done).
-    Per device: ``counters[d]`` and ``series[d]`` (as :class:`flashlab.ssd.IoResult`'s).
+    """Outcome of :func:`run_members`. Per member request (the order given): ``arrival_us``
+    (issued to its member; NaN if never), ``start_us`` (NaN if never started), ``done_us`` and
+    ``latency_us`` (NaN if never done), ``redirected`` (served by its alternates instead).
+    Per host I/O: ``host_arrival_us``, ``host_done_us``, ``host_latency_us`` (with one request
+    per host I/O, the same as the requests'). Per device: ``counters[d]`` and ``series[d]`` (as
+    :class:`flashlab.ssd.IoResult`'s). ``gc_log``: one row per GC job (``device``,
+    ``start_us``, ``end_us``; NaN end: still running; at most 16384 jobs logged).
     ``max_collecting[g]``: the most devices of GC group ``g`` that ran a GC job at once.
     ``error``: empty, or what stopped the run (and on which device)."""
 
@@ -183,34 +322,125 @@ class MembersResult:
     start_us: np.ndarray
     done_us: np.ndarray
     latency_us: np.ndarray
+    redirected: np.ndarray
+    host_arrival_us: np.ndarray
+    host_done_us: np.ndarray
+    host_latency_us: np.ndarray
     counters: list
     series: list
+    gc_log: dict
     max_collecting: np.ndarray
     events: int
     error: str
 
 
+def _fanout(n, host, phase, alternates, any_of, hosts, write_back):
+    """Validated :class:`Fanout` from run_members' arguments (None: one request per host I/O)."""
+    from flashlab._validate import check_int, check_int_array, quote
+
+    if host is None:
+        for name, v in (("phase", phase), ("alternates", alternates), ("any_of", any_of), ("hosts", hosts),
+                        ("write_back", write_back)):
+            if v is not None:
+                raise ValueError(f"{name} needs host (the host I/O of each request); got {name}={quote(v)} "
+                                 f"with host=None")
+        return Fanout.one_each(n)
+    host = check_int_array("host", host, 0, 2**31 - 1)
+    if host.shape != (n,) or (np.diff(host) < 0).any():
+        raise ValueError(f"host must give each of the {n} requests its host I/O, non-decreasing")
+    nh = int(host[-1]) + 1 if hosts is None else check_int("hosts", hosts, int(host[-1]) + 1, 2**31 - 1)
+    phase = np.zeros(n, np.int64) if phase is None else check_int_array("phase", phase, -1, 1)
+    if phase.shape != (n,):
+        raise ValueError(f"phase must have one entry per request ({n}); got {phase.size}")
+    # within a host I/O: first phase (0), then second (1), then alternates (-1)
+    rank = np.where(phase < 0, 2, phase)
+    same = host[1:] == host[:-1]
+    if (same & (rank[1:] < rank[:-1])).any():
+        raise ValueError("phase: a host I/O's requests must come first phase (0), then second (1), "
+                         "then alternates (-1)")
+    first = np.searchsorted(host, np.arange(nh)).astype(np.int64)
+    n_first = np.bincount(host[phase == 0], minlength=nh).astype(np.int64)
+    n_second = np.bincount(host[phase == 1], minlength=nh).astype(np.int64)
+    alt, alt_n = np.full(n, -1, np.int64), np.zeros(n, np.int64)
+    if alternates is not None:
+        if not (isinstance(alternates, tuple) and len(alternates) == 2):
+            raise ValueError(f"alternates must be a pair (first, count) of per-request arrays; got {quote(alternates)}")
+        alt = check_int_array("alternates first", alternates[0], -1, n - 1)
+        alt_n = check_int_array("alternates count", alternates[1], 0, n)
+        if alt.shape != (n,) or alt_n.shape != (n,):
+            raise ValueError(f"alternates must have one (first, count) per request ({n})")
+        has = alt >= 0
+        end = alt + alt_n
+        if (has & ((alt_n < 1) | (end > n))).any() or (~has & (alt_n != 0)).any():
+            raise ValueError("alternates: each (first, count) must name count >= 1 requests inside the list, "
+                             "or be (-1, 0)")
+        for k in np.flatnonzero(has):  # alternates: requests of the same host I/O, in phase -1
+            a, b = alt[k], end[k]
+            if (phase[a:b] != -1).any() or (host[a:b] != host[k]).any() or phase[k] == -1:
+                raise ValueError(f"alternates of request {k} must be alternates (phase -1) of its own host I/O")
+    if (phase == -1).any() and alternates is None:
+        raise ValueError("phase -1 (an alternate) needs alternates")
+    rule = np.zeros(nh, np.int64)
+    if any_of is not None:
+        a = np.asarray(any_of)
+        if a.shape != (nh,) or a.dtype != bool:
+            raise ValueError(f"any_of must be a bool array with one entry per host I/O ({nh}); got {quote(any_of)}")
+        rule[a] = 1
+    cache = np.zeros(nh, np.int64)
+    if write_back is not None:
+        cache = check_int_array("write_back", write_back, 0, 2**31 - 1)
+        if cache.shape != (nh,):
+            raise ValueError(f"write_back must give each of the {nh} host I/Os its pages (0: not cached); "
+                             f"got {cache.size} entries")
+        if any_of is not None and (cache[np.asarray(any_of)] > 0).any():
+            raise ValueError("write_back: a host I/O done at its first request (any_of) needs no write cache")
+    return Fanout(host=host, phase=phase, alt=alt, alt_n=alt_n, first=first, n_first=n_first,
+                  n_second=n_second, rule=rule, cache_pages=cache)
+
+
 def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32, device_qd=None,
-                gc_group=None, gc_limits=(), seed: int = 0, samples: int = 400,
+                gc_group=None, gc_limits=(), gc_sync=None, host=None, phase=None, alternates=None,
+                any_of=None, hosts=None, write_back=None, write_cache_pages: int = 0,
+                precondition_fills: float = 0.0, seed: int = 0, samples: int = 400,
                 progress: bool | None = False) -> MembersResult:
-    """Run requests against several members (``SsdConfig`` flash drives, ``HddSpec`` disks)
-    on one clock.
+    """Run requests against several members (``SsdConfig`` flash drives, ``HddSpec`` disks,
+    ``ServiceMember`` servers) on one clock.
 
     ``op`` (0 write, 1 read), ``lba`` (first LBA), ``pages`` (LBAs, i.e. pages or disk blocks)
-    and ``device`` (member index) per request, in issue order. Closed loop (``arrivals`` None):
-    ``qd`` requests outstanding over all members; open loop: request ``i`` arrives at
-    ``arrivals[i]`` (us, non-decreasing). Each member admits at most ``device_qd[d]``
+    and ``device`` (member index) per request. Each member admits at most ``device_qd[d]``
     (default ``qd``) requests at once; the rest wait in its FIFO. GC coordination:
     ``gc_group[d]`` puts flash member ``d`` in a group (-1: none) and at most
     ``gc_limits[g]`` members of group ``g`` run a GC job at once, foreground GC included (a
-    member whose GC must wait keeps writing until its free space runs out).
+    member whose GC must wait keeps writing until its free space runs out); ``gc_sync[g]``
+    true synchronises the group (Harmonia): while one member collects, every member with fewer
+    than ``2 x gc_background`` free superblocks collects too.
+
+    Host I/Os (default: each request is one): ``host[i]`` (non-decreasing) is the host I/O of
+    request ``i``; ``hosts`` the number of host I/Os (default ``host[-1] + 1``; a host I/O with
+    no request is done when issued, e.g. a cache hit). ``phase[i]``: 0 issued with its host
+    I/O, 1 when all of its host I/O's phase-0 requests are done (the writes of a
+    read-modify-write), -1 an alternate (in this order within a host I/O). ``alternates =
+    (first, count)``: a read ``i`` with ``first[i] >= 0`` aimed at a member running a GC job
+    when issued is not sent; requests ``first[i] .. first[i] + count[i] - 1`` go instead (a
+    degraded read rebuilt from the rest of the stripe). A host I/O is done when all its
+    requests are, or at its first (``any_of[h]`` true; the others and the second phase still
+    run). Write-back cache of ``write_cache_pages`` pages: host I/O ``h`` with
+    ``write_back[h] > 0`` pages is done at its first request (e.g. the copy to a mirror) if
+    the cache has room for them when it is issued, and they stay in the cache until all its
+    requests are done; without room it waits for all of them. Closed loop (``arrivals`` None): ``qd``
+    host I/Os outstanding; open loop: host I/O ``h`` arrives at ``arrivals[h]`` (us,
+    non-decreasing).
+
+    ``precondition_fills`` (in [0, 100]): before the run, each flash member's FTL is filled
+    once sequentially, then given this many drive fills of uniform random page writes, untimed
+    (its GC running in the FTL's own loop), so the timed run starts from a used drive.
     """
-    from flashlab._validate import check_array, check_bool, check_int, check_int_array, check_seed, quote
+    from flashlab._validate import check_array, check_bool, check_int, check_int_array, check_real, check_seed, quote
     from flashlab.device.hdd import HddSpec
     from flashlab.ssd.sim import SsdConfig
 
     if isinstance(members, (str, bytes)) or not hasattr(members, "__len__"):
-        raise ValueError(f"members must be a list of SsdConfig or HddSpec; got {quote(members)}")
+        raise ValueError(f"members must be a list of SsdConfig, HddSpec or ServiceMember; got {quote(members)}")
     members = list(members)
     D = check_int("number of members", len(members), 1, 4096)
     check_seed("seed", seed)
@@ -226,16 +456,20 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
             raise ValueError(f"op, lba, pages and device must have one entry per request each; got {n} ops "
                              f"and {a.size} entries of {name}")
     for d, m in enumerate(members):
-        cap = m.geometry.user_pages if isinstance(m, SsdConfig) else m.lbas if isinstance(m, HddSpec) else None
+        cap = (m.geometry.user_pages if isinstance(m, SsdConfig) else m.lbas
+               if isinstance(m, (HddSpec, ServiceMember)) else None)
         if cap is None:
-            raise ValueError(f"members[{d}] must be an SsdConfig or an HddSpec; got {quote(m)}")
+            raise ValueError(f"members[{d}] must be an SsdConfig, an HddSpec or a ServiceMember; got {quote(m)}")
         sel = device == d
         if sel.any() and (lba[sel] + pages[sel]).max() > cap:
             raise ValueError(f"lba: requests to members[{d}] must lie in its {cap} LBAs")
+    fan = _fanout(n, host, phase, alternates, any_of, hosts, write_back)
+    cache_cap = check_int("write_cache_pages", write_cache_pages, 0, 2**40)
+    nh = fan.first.size
     if arrivals is not None:
         arrivals = check_array("arrivals", arrivals, 0.0, 1e18)
-        if arrivals.shape != op.shape or (np.diff(arrivals) < 0).any():
-            raise ValueError(f"arrivals must be non-decreasing times (us), one per request ({n})")
+        if arrivals.shape != (nh,) or (np.diff(arrivals) < 0).any():
+            raise ValueError(f"arrivals must be non-decreasing times (us), one per host I/O ({nh})")
     if device_qd is None:
         dqd = [qd] * D
     else:
@@ -247,17 +481,25 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     groups = [-1] * D if gc_group is None else [int(g) for g in check_int_array("gc_group", gc_group, -1, len(limits) - 1)]
     if len(groups) != D:
         raise ValueError(f"gc_group must give each of the {D} members a group in [-1, {len(limits) - 1}]")
+    sync = None
+    if gc_sync is not None:
+        sync = np.asarray(gc_sync)
+        if sync.dtype != bool or sync.shape != (len(limits),):
+            raise ValueError(f"gc_sync must be a bool array with one entry per GC group ({len(limits)}); "
+                             f"got {quote(gc_sync)}")
+    fills = check_real("precondition_fills", precondition_fills, 0.0, 100.0)
     eng = Engine(members, op, lba, pages, device, arrivals, qd, dqd, groups, limits,
-                 check_int("samples", samples, 1, 100000), seed)
+                 check_int("samples", samples, 1, 100000), seed, fan, sync, fills, cache_cap)
     eng.run(progress)
     from flashlab.ssd.sim import SERIES_NAMES
     err = int(eng.loop.err[0])
-    r = eng.requests
+    r, hs = eng.requests, eng.hosts
     return MembersResult(
         arrival_us=r.arrival.copy(), start_us=np.where(r.start >= 0, r.start, np.nan), done_us=r.done.copy(),
-        latency_us=r.done - r.arrival, counters=[eng.counters(d) for d in range(D)],
-        series=[eng.series(d, SERIES_NAMES) for d in range(D)], max_collecting=eng.groups.peak[:len(limits)].copy(),
-        events=int(eng.loop.events[0]),
+        latency_us=r.done - r.arrival, redirected=r.redirected.astype(bool),
+        host_arrival_us=hs.arrival.copy(), host_done_us=hs.done.copy(), host_latency_us=hs.done - hs.arrival,
+        counters=[eng.counters(d) for d in range(D)], series=[eng.series(d, SERIES_NAMES) for d in range(D)],
+        gc_log=eng.gc_log(), max_collecting=eng.groups.peak[:len(limits)].copy(), events=int(eng.loop.events[0]),
         error=f"{ERRORS[err]} (member {int(eng.loop.err_device[0])})" if err else "")
 
 

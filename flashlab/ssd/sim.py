@@ -508,8 +508,8 @@ def _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progres
 def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
     counters = eng.counters(0)
     req = eng.requests
-    done = req.done.copy()
-    arr = req.arrival.copy()
+    done = eng.hosts.done.copy()  # one request per host I/O
+    arr = eng.hosts.arrival.copy()
     hw = counters["host_page_writes"]
     err = int(eng.loop.err[0])
     stalled = counters["requests_done"] < ops.size
