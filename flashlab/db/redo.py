@@ -25,8 +25,15 @@ times of the previous engine run, and the two alternate until the chain of write
 changes (``converged``: the result is then self-consistent) or ``iterations`` runs are spent.
 The first replay assumes each write takes one mean program plus its reads.
 
+**Smart flash logging.** With ``mirror`` (a hard disk, :class:`flashlab.device.hdd.HddSpec`),
+every log write goes to the disk's log and to the flash drive at once, and the commits it
+carries are done when the first copy is (Exadata's smart flash logging). The slower copy still
+runs: the next write to that device waits behind it. The flash copy is written in whole pages
+(``redo_block`` must be the drive's page size), the disk copy in its blocks.
+
 Guy Harrison measured on Exadata X2 that a 4 KiB redo block instead of 512 B cut the elapsed
-time of a redo-heavy test by 70%. Times in microseconds, sizes in bytes.
+time of a redo-heavy test by 70%; with smart flash logging on, the median log file sync rose
+from 481 to 500 us (the flash won 3.8% of the writes). Times in microseconds, sizes in bytes.
 """
 
 from __future__ import annotations
@@ -36,10 +43,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_real, check_seed
+from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
 from flashlab.db._host import drive, latency_summary, region_pages, run_filled
 
 REDO_BLOCKS = (512, 1024, 2048, 4096)
+DISK_LOG_BYTES = 1 << 30  # a log on a hard disk: its first GiB
 MAX_REDO_BYTES = 1 << 20  # a commit's redo is capped at the log buffer's flush threshold
 _SIGMA = 1.0
 
@@ -51,7 +59,9 @@ class RedoResult:
     ``elapsed_us``: from the start to the last commit's end; ``commit_latency``: p50, p99,
     p99.9, mean, max (us); ``rmw_reads``: page reads the writes needed; ``pages_written``;
     ``converged`` and ``iterations`` of the timing feedback (not converged: the commit times
-    come from the last replay, timed with the writes of the engine run before it)."""
+    come from the last replay, timed with the writes of the engine run before it).
+    ``flash_first``: with a ``mirror``, the share of log writes whose flash copy finished first
+    (NaN without)."""
 
     commit_us: np.ndarray
     write_bytes: np.ndarray
@@ -62,6 +72,7 @@ class RedoResult:
     pages_written: int
     converged: bool
     iterations: int
+    flash_first: float = float("nan")
 
 
 def _group_commit(think, size, commits, block, log_bytes, duration):
@@ -109,14 +120,24 @@ def _chain(offs, lens, page):
 
 
 def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes: int = 2048,
-             redo_block: int = 512, think_us: float = 200.0, iterations: int = 16, seed: int = 0) -> RedoResult:
+             redo_block: int = 512, think_us: float = 200.0, iterations: int = 16, mirror=None,
+             seed: int = 0) -> RedoResult:
     """Time ``commits`` commits of ``sessions`` sessions through the log writer (see the module).
 
     ``sessions`` 1..4096; ``commits`` 1..10**6; ``redo_bytes``: mean redo per commit, 1..2**20;
     ``redo_block``: 512, 1024, 2048 or 4096 bytes; ``think_us``: mean think time, 0..1e7;
-    ``iterations``: engine runs at most, 1..50; ``config``: SsdConfig (default ``SsdConfig()``);
-    the log is the first half of its user capacity."""
-    config = drive(config)
+    ``iterations``: engine runs at most, 1..50; ``config``: SsdConfig (default ``SsdConfig()``),
+    the log the first half of its user capacity, or an HddSpec, the log its first GiB (disks keep
+    no page state: no fill first). ``mirror``: None, or an HddSpec holding a
+    second copy of the log (smart flash logging, see the module)."""
+    from flashlab.device.hdd import HddSpec
+
+    on_disk = isinstance(config, HddSpec)
+    config = config if on_disk else drive(config)
+    if mirror is not None:
+        check_instance("mirror", mirror, HddSpec)
+        if on_disk:
+            raise ValueError(f"mirror: a second copy of the log needs a flash drive as config; got config={config.name!r}")
     check_seed("seed", seed)
     sessions = check_int("sessions", sessions, 1, 4096)
     commits = check_int("commits", commits, 1, 10**6)
@@ -124,8 +145,11 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     block = check_choice("redo_block", redo_block, REDO_BLOCKS)
     think_us = check_real("think_us", think_us, 0.0, 1e7)
     iterations = check_int("iterations", iterations, 1, 50)
-    page = config.geometry.page_size
-    log_pages = region_pages(config, 0.5)
+    page = config.block_size if on_disk else config.geometry.page_size
+    if mirror is not None and block != page:
+        raise ValueError(f"redo_block must be the drive's page size ({page} bytes) with a mirror (the flash copy is "
+                         f"written in whole pages); got {block}")
+    log_pages = min(DISK_LOG_BYTES, config.capacity_bytes) // page if on_disk else region_pages(config, 0.5)
     log_bytes = log_pages * page
     if sessions * (MAX_REDO_BYTES + block) > log_bytes:
         raise ValueError(f"sessions: {sessions} sessions' largest group of redo must fit the log of {log_bytes} bytes "
@@ -135,9 +159,10 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     think = rng.exponential(think_us, (sessions, per)) if think_us > 0 else np.zeros((sessions, per))
     mu = math.log(redo_bytes) - _SIGMA**2 / 2
     size = np.clip(np.rint(rng.lognormal(mu, _SIGMA, (sessions, per))), 1, MAX_REDO_BYTES).astype(np.int64)
-    tm = config.timing
-
     def guess(off, length):
+        if on_disk:  # half a revolution
+            return 30e6 / config.rpm
+        tm = config.timing
         return tm.mean_prog_us + tm.mean_read_us * (int(off % page != 0) + int((off + length) % page != 0))
 
     measured = np.zeros(0)
@@ -152,10 +177,24 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
             converged = True
             break
         op, lba, pages, write = _chain(offs, lens, page)
-        arrival, done, _ = run_filled(config, op, lba, pages, fill_pages=log_pages, qd=1, seed=seed)
-        measured = np.bincount(write, weights=done - arrival, minlength=offs.size)
+        if mirror is None:
+            arrival, done, _ = run_filled(config, op, lba, pages, fill_pages=0 if on_disk else log_pages, qd=1,
+                                          seed=seed)
+            measured = np.bincount(write, weights=done - arrival, minlength=offs.size)
+        else:  # per log write: its flash copy (a page-aligned write), then its disk copy, done at the first
+            disk_lba, disk_n = offs // mirror.block_size, -(-(offs + lens) // mirror.block_size) - offs // mirror.block_size
+            def both(a, b):
+                return np.stack((a, b), axis=1).ravel()
+            arrival, done, _ = run_filled(config, both(op, op), both(lba, disk_lba), both(pages, disk_n),
+                                          fill_pages=log_pages, qd=1, seed=seed, others=(mirror,),
+                                          device=np.tile([0, 1], offs.size), host=np.repeat(write, 2),
+                                          any_of=np.ones(offs.size, bool))
+            done = done.reshape(-1, 2)
+            measured = done.min(axis=1) - arrival[::2]
+            flash_first = float((done[:, 0] <= done[:, 1]).mean())
         prev = (offs, lens, op, pages)
     op, pages = prev[2], prev[3]
     return RedoResult(commit_us=lat, write_bytes=lens, write_us=measured[:offs.size], elapsed_us=float(end),
                       commit_latency=latency_summary(lat), rmw_reads=int((op == 1).sum()),
-                      pages_written=int(pages[op == 0].sum()), converged=converged, iterations=it)
+                      pages_written=int(pages[op == 0].sum()), converged=converged, iterations=it,
+                      flash_first=float("nan") if mirror is None else flash_first)
