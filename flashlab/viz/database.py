@@ -28,7 +28,7 @@ from ..db import direct_path_scan, littles_law_read_iops, redo_log, rwmix, strea
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
-from .ssd import log_histogram, overlaid_log_histograms
+from .ssd import log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, legend_below, new_figure, summary_html
 
 #: User capacity of the chapter's drives (bytes) and their pages per (plane) block.
@@ -178,11 +178,9 @@ def redo_block_size(seed: int = 0) -> Explorable:
 
     def compute(sessions, redo_kib):
         small, big = (redo_point(sessions, redo_kib, b, seed) for b in (512, 4096))
-        h_small, edges = log_histogram(small.commit_us, COMMIT_LO_US, COMMIT_HI_US)
-        h_big, _ = log_histogram(big.commit_us, COMMIT_LO_US, COMMIT_HI_US)
         change = big.elapsed_us / small.elapsed_us - 1
         return {
-            "hist": {"left": edges[:-1] / 1e3, "right": edges[1:] / 1e3, "small": h_small, "big": h_big},
+            "hist": log_histogram_columns(COMMIT_LO_US, COMMIT_HI_US, small=small.commit_us, big=big.commit_us),
             "summary": summary_html(
                 f"{REDO_COMMITS} commits from <b>{sessions} sessions</b>, <b>{redo_kib} KiB</b> of redo each on "
                 f"average. 512 B block: {small.elapsed_us / 1e3:,.0f} ms, {small.write_bytes.size} log writes, "
