@@ -7,6 +7,7 @@ import numpy as np
 
 from flashlab._validate import check_instance
 from flashlab.ssd import SsdConfig, pipeline_limit_iops, run_members
+from flashlab.ssd.sim import latency_summary as summary_of
 
 FILL_PAGES = 32  # pages per sequential write that fills a region before a workload reads it
 
@@ -78,13 +79,8 @@ def _run(members, op, lba, pages, device, arrivals, qd, seed, fan):
 
 
 def latency_summary(latency_us) -> dict:
-    """p50, p99, p99.9, mean and max of latencies (us); NaN for none."""
-    lat = np.asarray(latency_us, np.float64)
-    if lat.size == 0:
-        return {"p50": np.nan, "p99": np.nan, "p99.9": np.nan, "mean": np.nan, "max": np.nan}
-    p = np.percentile(lat, (50.0, 99.0, 99.9))
-    return {"p50": float(p[0]), "p99": float(p[1]), "p99.9": float(p[2]), "mean": float(lat.mean()),
-            "max": float(lat.max())}
+    """p50, p99, p99.9, max and mean of latencies (us); NaN for none."""
+    return summary_of(latency_us, (50.0, 99.0, 99.9))
 
 
 def region_pages(config: SsdConfig, span_fraction: float) -> int:
