@@ -70,7 +70,7 @@ def mix_point(rwmixread: int, write_kib: int, seed: int = 0):
 def benchmark_mix(seed: int = 0) -> Explorable:
     """rwmixread x write size -> read IOPS: fio's mix, Little's law, reads alone, reads beside
     rate-limited writes."""
-    labels = ["rwmixread loop", "Little's law", "reads alone", "reads beside rate-limited writes"]
+    labels = ["rwmixread loop", "Little's law", "reads alone", "beside capped writes"]
 
     def compute(rwmixread, write_kib):
         mix, alone, both = mix_point(rwmixread, write_kib, seed)
