@@ -58,7 +58,7 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest tests -m book -q
 
 # Kernels run without bounds checks (an index that escapes corrupts memory silently): run the tests
-# that drive every kernel (cell pulses and ISPP, Monte Carlo reads, FTL, SSD events) once more with
+# that drive every kernel (cell pulses and ISPP, Monte Carlo reads, FTL, SSD events, array layouts and host I/Os) once more with
 # numba's bounds checks on, in their own cache (the checked kernels are different machine code),
 # so such an index fails a test instead.
 BOUNDSCHECK_TESTS := tests/test_cell_physics.py tests/test_cell_errors.py tests/test_ftl.py \

@@ -1,10 +1,13 @@
 """Timing engine with named state, beside the flat-array engine it replaced, in one run; and
-8 drives on one clock beside 8 separate single-drive runs.
+many drives on one clock beside separate single-drive runs, and cold compile times.
 
 ``python benchmarks/bench_engine.py [--baseline REV]`` extracts the baseline engine from git
 revision REV (default d67db42, the last commit with the flat-array engine) into a temporary
 directory with ``git archive`` and runs the same cases there in a subprocess. Events per second
-count the event loop (``run_events``) alone. Asserts nothing (DESIGN.md).
+count the event loop (``run_events``) alone. Then 8 and 10 drives on one clock beside the same
+streams run one drive at a time, and the cold compile time (CPU seconds, empty numba cache) of a
+first run with 1 member, then with 8 (the member count is data: the second compiles nothing).
+Prints the load average (the machine may be shared). Asserts nothing (DESIGN.md).
 """
 
 from __future__ import annotations
@@ -58,28 +61,39 @@ def run_cases(tree: Path, cache: Path) -> dict:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def many_drives() -> None:
-    """8 drives on one clock (one request stream, interleaved) vs the same 8 streams run one drive
-    at a time: event-loop seconds per event."""
+def _streams(D: int, n: int):
+    """D open-loop streams of n requests each (64 MiB drives, 30% reads, 5000 IOPS per drive),
+    interleaved in arrival order; ``device`` says whose each request is."""
+    import numpy as np
+
+    rng = np.random.default_rng(2)
+    lba = rng.integers(0, _drive().geometry.user_pages, D * n)
+    op = (rng.random(D * n) < 0.3).astype(np.int8)
+    device = np.arange(D * n) % D
+    arrivals = np.cumsum(rng.exponential(1e6 / (D * 5000.0), D * n))
+    return op, lba, np.ones(D * n, np.int64), device, arrivals
+
+
+def _drive():
+    from flashlab.ssd import SsdConfig, ssd_geometry
+
+    return SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16))
+
+
+def many_drives(D: int, n: int) -> tuple:
+    """D drives on one clock (one request stream, interleaved) vs the same D streams run one drive
+    at a time: (events, event-loop seconds) of each, best of 3."""
     import numpy as np
 
     from bench_timing import _KERNEL_S as spent
     from bench_timing import _timed_run_events
     from flashlab.ssd import _kernels as K
-    from flashlab.ssd import SsdConfig, ssd_geometry
     from flashlab.ssd.engine import run_members
 
     K.run_events = _timed_run_events
-    cfg = SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16))
-    D, n = 8, 40000
-    rng = np.random.default_rng(2)
-    lba = rng.integers(0, cfg.geometry.user_pages, D * n)
-    op = (rng.random(D * n) < 0.3).astype(np.int8)
-    device = np.arange(D * n) % D
-    pages = np.ones(D * n, np.int64)
-    arrivals = np.cumsum(rng.exponential(1e6 / (8 * 5000.0), D * n))
-    run_members([cfg] * D, op[:64], lba[:64], pages[:64], device[:64], arrivals=arrivals[:64])  # compile
-    run_members([cfg], op[:8], lba[:8], pages[:8], np.zeros(8, np.int64), arrivals=arrivals[:8])
+    cfg = _drive()
+    op, lba, pages, device, arrivals = _streams(D, n)
+    run_members([cfg] * 2, op[:64], lba[:64], pages[:64], device[:64] % 2, arrivals=arrivals[:64])  # compile
     best_one, best_sep = None, None
     for _ in range(3):
         spent[0] = 0.0
@@ -94,9 +108,32 @@ def many_drives() -> None:
                             arrivals=arrivals[sel], qd=32)
             ev_sep += r.events
         best_sep = spent[0] if best_sep is None else min(best_sep, spent[0])
-    print(f"8 drives x {n} requests (64 MiB, 30% reads, open loop): one clock {ev_one / best_one / 1e6:.2f} M events/s "
-          f"({ev_one} events), 8 separate runs {ev_sep / best_sep / 1e6:.2f} M events/s ({ev_sep} events) -> "
-          f"{(ev_one / best_one) / (ev_sep / best_sep):.2f}x per event")
+    return (ev_one, best_one), (ev_sep, best_sep)
+
+
+COLD = r"""
+import sys, time
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from bench_engine import _drive, _streams
+from flashlab.ssd.engine import run_members
+for D in (1, 8):
+    op, lba, pages, device, arrivals = _streams(D, 16)
+    t = time.process_time()
+    run_members([_drive()] * D, op, lba, pages, device, arrivals=arrivals)
+    print(f"{D} {time.process_time() - t:.1f}", flush=True)
+"""
+
+
+def cold_compile() -> list:
+    """CPU seconds of a first run_members call with an empty numba cache: 1 member, then 8."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        p = subprocess.run([sys.executable, "-c", COLD, str(Path(__file__).parent)], env=env, capture_output=True,
+                           text=True)
+    if p.returncode:
+        raise RuntimeError(f"cold compile failed:\n{p.stderr[-3000:]}")
+    return [line.split() for line in p.stdout.strip().splitlines()]
 
 
 def main() -> None:
@@ -111,7 +148,14 @@ def main() -> None:
         (eb, tb), (en, tn) = base[name], new[name]
         print(f"{name}: baseline {eb / tb / 1e6:.2f} M events/s ({eb} events), named state "
               f"{en / tn / 1e6:.2f} M events/s ({en} events) -> {(en / tn) / (eb / tb):.2f}x")
-    many_drives()
+    for D, n in ((8, 40000), (10, 32000)):
+        (e1, t1), (es, ts) = many_drives(D, n)
+        print(f"{D} drives x {n} requests (64 MiB, 30% reads, open loop): one clock {e1 / t1 / 1e6:.2f} M events/s "
+              f"({e1} events), {D} separate runs {es / ts / 1e6:.2f} M events/s ({es} events) -> "
+              f"{(e1 / t1) / (es / ts):.2f}x per event")
+    for D, s in cold_compile():
+        print(f"cold compile, first run with {D} member(s) (empty numba cache, CPU): {s} s")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

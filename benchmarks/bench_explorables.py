@@ -12,6 +12,7 @@ import time
 from flashlab.cell import read_retry, vth_distributions
 from flashlab.presets import QLC_3D
 from flashlab.viz.cell import program_a_page, pulse_a_cell
+from flashlab.viz.database import benchmark_mix, redo_block_size, scan_parallelism, temp_tablespace
 from flashlab.viz.explorable import apply
 from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
 from flashlab.viz.levels import bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
@@ -37,6 +38,10 @@ LIVE = [
     ("cliff tail latency (64 MiB, 3 fills)", tail_latency),
     ("cliff read behind an erase", read_behind),
     ("cliff fast-page steering (64 MiB)", fast_pages),
+    ("db rwmixread vs streams (128 MiB)", benchmark_mix),
+    ("db scan time vs DOP (48 MiB, 5 scans)", scan_parallelism),
+    ("db redo block size (48 MiB, 2 x 300 commits)", redo_block_size),
+    ("db temp tablespace (128 MiB flash and a disk)", temp_tablespace),
 ]
 
 

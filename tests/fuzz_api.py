@@ -36,7 +36,7 @@ from functools import cache
 
 import numpy as np
 
-LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.workload",
+LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.db", "flashlab.workload",
           "flashlab.presets", "flashlab.tech", "flashlab.sweep", "flashlab.array")
 
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
@@ -44,8 +44,9 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
-    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep", "tech.ShrinkReturns",
-    "tech.ShrinkSweep", "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
+    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
+    "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult",
+    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
 }
 
 
@@ -206,6 +207,7 @@ def dataclass_params(instance, **kinds) -> dict[str, Param]:
 @cache
 def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     from flashlab import cell as C
+    from flashlab import db as DB
     from flashlab import device as D
     from flashlab import ftl as F
     from flashlab import presets as PR
@@ -462,6 +464,35 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         return S.run_members([sconf], [0, 1, S.OP_FLUSH, 0], [0, 1, 0, 2], [1, 1, 1, 1], [0, 0, 0, 0], qd=2)
 
     add("ssd.MembersResult.power_loss", method(members, "power_loss"), params({"at_us": 1000.0}), "ssd")
+
+    # ---- db (database host models)
+    add("db.rwmix", DB.rwmix,
+        params({"config": sconf, "rwmixread": 70.0, "qd": 4, "read_size": 4096, "write_size": 8192, "requests": 400,
+                "span_fraction": 0.5, "seed": 0},
+               config=Param("opt_obj", sconf), requests=Param("int", 400, cap=1000), qd=Param("int", 4, cap=10**5)), "db")
+    add("db.streams", DB.streams,
+        params({"config": sconf, "read_iops": 1e4, "write_iops": 1e3, "qd": 8, "read_size": 4096, "write_size": 8192,
+                "requests": 50, "span_fraction": 0.5, "seed": 0},
+               config=Param("opt_obj", sconf), requests=Param("int", 50, cap=500), qd=Param("int", 8, cap=10**5)), "db")
+    add("db.littles_law_read_iops", DB.littles_law_read_iops,
+        params({"qd": 32, "read_fraction": 0.7, "read_latency_us": 100.0, "write_latency_us": 1000.0}), "db")
+    add("db.direct_path_scan", DB.direct_path_scan,
+        params({"config": sconf, "dop": 2, "multiblock": 2, "block_size": 4096, "slots": 1, "table_fraction": 0.5,
+                "seed": 0}, config=Param("opt_obj", sconf)), "db")
+    rconf = S.SsdConfig(geometry=S.ssd_geometry(64 * 2**20, op=0.25, pages_per_block=16), timing="slc")
+    add("db.redo_log", DB.redo_log,
+        params({"config": rconf, "sessions": 2, "commits": 20, "redo_bytes": 1000, "redo_block": 512, "think_us": 100.0,
+                "iterations": 2, "seed": 0},
+               config=Param("opt_obj", rconf), commits=Param("int", 20, cap=200), iterations=Param("int", 2, cap=5),
+               sessions=Param("int", 2, cap=64), redo_block=Param("choice", 512, never=(1000, 0, 513.0, "512", 8192))),
+        "db")
+
+    from flashlab.device.hdd import CHEETAH_15K7
+    add("db.temp_sort", DB.temp_sort,
+        params({"device": rconf, "sessions": 2, "runs": 2, "run_bytes": 65536, "io_bytes": 16384, "seed": 0},
+               device=Param("opt_obj", rconf, never=(CHEETAH_15K7.name, [rconf], 3)), sessions=Param("int", 2, cap=64),
+               runs=Param("int", 2, cap=64), run_bytes=Param("int", 65536, cap=2**22),
+               io_bytes=Param("int", 16384, cap=2**22)), "db")
 
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")

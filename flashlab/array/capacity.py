@@ -121,18 +121,18 @@ class ArrayCapacity:
         width = max(len(s.name) for s in self.steps)
         lines = []
         for s in self.steps:
-            change = "" if s.name == "raw" else f"  ({0.0 - s.removed_bytes / scale:+,.2f})"
-            lines.append(f"{s.name:<{width}}  {s.bytes / scale:>10,.2f} {unit}{change:<14}  {s.why}")
+            change = "" if s.name == "raw" else f"({0.0 - s.removed_bytes / scale:+,.2f})"
+            lines.append(f"{s.name:<{width}} {s.bytes / scale:>9,.2f} {unit:<3} {change:>10}  {s.why}")
         return "\n".join(lines)
 
 
 def _raid_efficiency(raid: int, width: int) -> tuple[Fraction, str]:
     if raid == 0:
-        return Fraction(1), "RAID-0: striping, no redundancy"
+        return Fraction(1), "RAID-0, no redundancy"
     if raid in (1, 10):
-        return Fraction(1, 2), f"RAID-{raid}: every block mirrored"
+        return Fraction(1, 2), f"RAID-{raid}, all mirrored"
     parity = 1 if raid == 5 else 2
-    return Fraction(width - parity, width), f"RAID-{raid} {width - parity}+{parity}: {parity} parity per {width}"
+    return Fraction(width - parity, width), f"RAID-{raid} {width - parity}+{parity}"
 
 
 def array_capacity(drives: int, drive_bytes: float, *, raid: int = 6, group_width: int | None = None,
@@ -193,12 +193,12 @@ def array_capacity(drives: int, drive_bytes: float, *, raid: int = 6, group_widt
     effective = usable * Fraction(drr)
     stages = [
         ("raw", raw, f"{drives} drives x {_fmt(drive)}"),
-        ("spares", pool, f"{spares} hot spare(s) hold no data"),
-        ("RAID", after_raid, f"{groups} group(s) of {width}, {raid_why}"),
-        ("over-provisioning", after_op, f"op {float(op_f):g}: user = physical / (1 + op)"),
+        ("spares", pool, f"{spares} hot spare{'' if spares == 1 else 's'}, no data"),
+        ("RAID", after_raid, f"{groups} x {width} drives, {raid_why}"),
+        ("over-provisioning", after_op, f"op {float(op_f):g}: physical / (1 + op)"),
         ("system reserve", usable, f"{float(reserve):.0%} kept by the system"),
-        ("usable", usable, "guaranteed: any data fits, reduced or not"),
-        ("effective", effective, f"usable x {drr:g}:1 assumed data reduction"),
+        ("usable", usable, "guaranteed, whatever the data"),
+        ("effective", effective, f"usable x {drr:g}:1 assumed reduction"),
     ]
     steps, before = [], raw
     for name, value, why in stages:

@@ -45,6 +45,7 @@ from flashlab._validate import check_choice, check_instance, check_int, check_re
 from flashlab.array.layout import Layout
 from flashlab.device.hdd import CHEETAH_15K7, HddSpec
 from flashlab.ssd import HostLoad, MembersResult, ServiceMember, SsdConfig, run_members, ssd_geometry
+from flashlab.ssd.sim import latency_summary
 from flashlab.workload import OP_READ, OP_WRITE
 
 ARCHS = ("ssd", "harmonia", "ground-up", "disk")
@@ -181,7 +182,7 @@ class ArrayResult:
 
     def percentiles(self, op=None) -> dict:
         """Host latency p50, p99, p99.9, max and mean (us) of completed host I/Os."""
-        return _percentiles(self.latency_us[self._mask(op)])
+        return latency_summary(self.latency_us[self._mask(op)], PERCENTILES)
 
     def member_percentiles(self, op=None) -> list:
         """Per member: latency percentiles of its requests (as :meth:`percentiles`)."""
@@ -189,7 +190,7 @@ class ArrayResult:
         ok = np.isfinite(mr.latency_us)
         if op is not None:
             ok &= self.plan["op"] == check_choice("op", op, (OP_WRITE, OP_READ))
-        return [_percentiles(mr.latency_us[ok & (self.plan["device"] == d)]) for d in range(self.config.drives)]
+        return [latency_summary(mr.latency_us[ok & (self.plan["device"] == d)], PERCENTILES) for d in range(self.config.drives)]
 
     def intervals(self, n: int = 50, op=None) -> dict:
         """Over ``n`` equal intervals of the run (by completion time): ``start_us``, ``end_us``,
@@ -239,12 +240,6 @@ class ArrayResult:
         return self.gc_busy(1)[:, 0]
 
 
-def _percentiles(lat: np.ndarray) -> dict:
-    if lat.size == 0:
-        return {**{f"p{p:g}": math.nan for p in PERCENTILES}, "max": math.nan, "mean": math.nan}
-    q = np.percentile(lat, PERCENTILES)
-    return {**{f"p{p:g}": float(v) for p, v in zip(PERCENTILES, q)}, "max": float(lat.max()),
-            "mean": float(lat.mean())}
 
 
 def host_requests(layout: Layout, load: HostLoad, n: int, seed: int, bursts=None):

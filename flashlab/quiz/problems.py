@@ -9,6 +9,7 @@ the problem.
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,12 +51,19 @@ class Problem:
 
 def _wrap(text: str) -> str:
     """Lines wrapped at 78 columns (a chapter's output box shows about 80); an indented line
-    (a table row, a sequence) keeps its indent, and its continuation is indented two more."""
+    (a table row, a sequence) keeps its indent, and its continuation is indented two more. A
+    number stays on the line of the unit after it ("47.15 TiB", not "47.15" and "TiB")."""
     out = []
     for line in text.split("\n"):
         indent = line[: len(line) - len(line.lstrip(" "))]
-        out.append(line if len(line) <= 78 else textwrap.fill(line, 78, subsequent_indent=indent + ("  " if indent else "")))
+        if len(line) > 78:
+            glued = _NUMBER_UNIT.sub("\\1\0", line)
+            line = textwrap.fill(glued, 78, subsequent_indent=indent + ("  " if indent else "")).replace("\0", " ")
+        out.append(line)
     return "\n".join(out)
+
+
+_NUMBER_UNIT = re.compile(r"(\d) (?=[^\W\d])")
 
 
 # ----------------------------------------------------------------------------------- ftl
@@ -502,8 +510,10 @@ def _capacity(rng: np.random.Generator, seed: int) -> Problem:
                        system_reserve=reserve, data_reduction=drr)
     layout = {5: "RAID-5", 6: "RAID-6", 10: "RAID-10 (mirrored pairs, striped)"}[raid]
     text = (
-        f"An array holds {drives} drives of {drive_tb:g} TB (decimal, as sold). {spares} of them are hot spares; "
-        f"the others form {groups} {layout} group(s) of {width} drives. The array keeps op = {op:g} of "
+        f"An array holds {drives} drives of {drive_tb:g} TB (decimal, as sold). "
+        + ("No hot spares: all of them form" if spares == 0 else
+           f"{'One is a hot spare' if spares == 1 else 'Two are hot spares'}; the others form")
+        + f" {groups} {layout} group(s) of {width} drives. The array keeps op = {op:g} of "
         f"over-provisioning (op = (physical - user) / user) above what RAID leaves, and then reserves "
         f"{reserve:.0%} of the rest for its own metadata. The vendor quotes effective capacity for "
         f"{workload} at {drr:g}:1 data reduction.\n\n"

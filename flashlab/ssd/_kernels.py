@@ -192,6 +192,8 @@ class Devices(NamedTuple):
     waiting: np.ndarray       # requests in its waiting FIFOs
     wait_head: np.ndarray     # (D, 2) first waiting request (W_READ, W_WRITE), -1 if none
     wait_tail: np.ndarray     # (D, 2) last waiting request
+    stalled: np.ndarray       # its next write found the write gate shut, and nothing has happened
+                              # on the device since: dispatching it again would do nothing
     fg: np.ndarray            # GC is foreground now
     tokens: np.ndarray        # throttled page writes GC has earned (float)
     fg_since: np.ndarray      # when foreground GC began, us
@@ -867,6 +869,7 @@ def _update_gc(e, d):
     mode = dev.gc[d]
     if mode == GC_OFF:
         return
+    dev.stalled[d] = 0
     free = e.ftls.ctr[d, F.FREE_BLOCKS]
     fg = free < dev.gc_critical[d]
     if fg and dev.fg[d] == 0:
@@ -974,7 +977,9 @@ def _push_req(e, i):
     req = e.requests
     req.arrival[i] = e.loop.now[0]
     op = req.op[i]
-    _wait_push(e, req.device[i], W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
+    d = req.device[i]
+    e.devices.stalled[d] = 0  # an arrival may open its write gate
+    _wait_push(e, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
     e.loop.kick[0] = 1
 
 
@@ -1213,6 +1218,7 @@ def _dispatch(e, d):
         if not through and cache.dirty[d] + k > cache.capacity[d]:
             break  # the cache is full: the write waits for destaging
         if not _write_gate(e, d, k + slots - 1):  # room for its slots and the padding
+            dev.stalled[d] = 1
             break
         _wait_pop(e, d, W_WRITE)
         dev.inflight[d] += 1
@@ -1234,8 +1240,11 @@ def _dispatch(e, d):
 
 @_inline
 def _dispatchable(e, d):
+    """Device d has waiting requests and room for them, and dispatching it may let one in (a
+    stalled device's write gate can only open after an event of its own, an arrival or a GC
+    decision: until then it is skipped, which saves every other device's events from it)."""
     dev = e.devices
-    return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0
+    return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0 and dev.stalled[d] == 0
 
 
 @_inline
@@ -1391,14 +1400,17 @@ def run_events(e, stop_done):
             loop.now[0] = t_heap
             x = _heap_pop(heap)
             if x < n_units:
+                e.devices.stalled[e.units.device[x]] = 0
                 k = e.units.kind[x]
                 if k == K_HREAD or k == K_GREAD:
                     _channel_request(e, x)  # sensed: data out
                 else:
                     _finish(e, x)
             elif x < n_src:
+                e.devices.stalled[e.units.device[e.channels.unit[x - n_units]]] = 0
                 _on_channel(e, x - n_units)
             else:
+                e.devices.stalled[x - n_src] = 0
                 _on_ack(e, x - n_src)
         due = loop.to_issue[0] > 0
         for d in range(ndev):

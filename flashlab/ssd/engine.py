@@ -189,7 +189,7 @@ class Engine:
             t_read=np.zeros((D, K.MAX_BITS), f64), t_prog=np.zeros((D, K.MAX_BITS), f64),
             t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), inflight=np.zeros(D, i64),
             waiting=np.zeros(D, i64), wait_head=np.full((D, 2), -1, i64), wait_tail=np.full((D, 2), -1, i64),
-            fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
+            stalled=np.zeros(D, i64), fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
             err=np.zeros(D, i64))
         dk = _arrays(D, K.Disks._fields, f64)
         ftl_states = []

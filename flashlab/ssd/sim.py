@@ -96,6 +96,17 @@ def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int
                     blocks_per_plane=bpp, pages_per_block=pages_per_block, page_size=page_size, op=op)
 
 
+
+def latency_summary(latency_us, percentiles=PERCENTILES) -> dict:
+    """Latency percentiles (keys ``p50``, ``p99``, ...; microseconds), ``max`` and ``mean`` of
+    ``latency_us``; NaN for an empty array."""
+    lat = np.asarray(latency_us, np.float64)
+    if lat.size == 0:
+        return {**{f"p{p:g}": math.nan for p in percentiles}, "max": math.nan, "mean": math.nan}
+    q = np.percentile(lat, percentiles)
+    return {**{f"p{p:g}": float(v) for p, v in zip(percentiles, q)}, "max": float(lat.max()),
+            "mean": float(lat.mean())}
+
 @dataclass(frozen=True, kw_only=True)
 class SsdConfig:
     """An SSD: geometry, NAND timing and controller policies.
@@ -366,12 +377,7 @@ class IoResult:
                                  f"got {mask.dtype if isinstance(mask, np.ndarray) else type(mask).__name__} "
                                  f"of shape {np.shape(mask) if isinstance(mask, np.ndarray) else '()'}")
             m = self._mask(op, phase) & mask
-        lat = self.latency_us[m]
-        if lat.size == 0:
-            return {**{f"p{p:g}": math.nan for p in PERCENTILES}, "max": math.nan, "mean": math.nan}
-        q = np.percentile(lat, PERCENTILES)
-        return {**{f"p{p:g}": float(v) for p, v in zip(PERCENTILES, q)},
-                "max": float(lat.max()), "mean": float(lat.mean())}
+        return latency_summary(self.latency_us[m])
 
     def histogram(self, op=None, phase=None, bins_per_decade: int = 10, lo_us: float = 1.0,
                   hi_us: float = 1e7) -> tuple[np.ndarray, np.ndarray]:

@@ -34,7 +34,8 @@ REDUCTION_RATIOS = (1.0, 2.0, 3.0, 6.0, 10.0)
 def waterfall_columns(cap) -> dict:
     """Bars of the waterfall of an :class:`~flashlab.array.ArrayCapacity`, in decimal TB: each
     step a bar from ``bottom`` to ``top``, raw and usable from zero, each deduction floating where
-    it takes its share away, effective from zero in the colour of an assumption."""
+    it takes its share away, effective from zero in the colour of an assumption; ``label`` is
+    the bar's size as text (what a deduction takes, what a total holds)."""
     tb = UNITS["TB"]
     names, bottom, top, colour, size = [], [], [], [], []
     for s in cap.steps:
@@ -50,7 +51,7 @@ def waterfall_columns(cap) -> dict:
             colour.append(TAKEN)
             size.append(-s.removed_bytes / tb)
     return {"step": names, "bottom": np.array(bottom), "top": np.array(top), "colour": colour,
-            "size": np.array(size), "why": [s.why for s in cap.steps]}
+            "size": np.array(size), "label": [f"{x:,.1f}" for x in size], "why": [s.why for s in cap.steps]}
 
 
 def build_array() -> Explorable:
@@ -78,6 +79,8 @@ def build_array() -> Explorable:
                        x_range=FactorRange(*data["bars"]["step"]),
                        tooltips=[("step", "@step"), ("size", "@size{0,0.00} TB"), ("why", "@why")])
         p.vbar(x="step", bottom="bottom", top="top", width=0.7, color={"field": "colour"}, source=src)
+        p.text(x="step", y="top", text="label", source=src, text_align="center", text_baseline="bottom",
+               text_font_size="11px", y_offset=-2)
         p.xaxis.major_label_orientation = 0.6
         p.y_range.start = 0
         return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}

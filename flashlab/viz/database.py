@@ -1,0 +1,255 @@
+"""Explorables for the chapter on databases on flash (:mod:`flashlab.db` on :mod:`flashlab.ssd`).
+
+* :func:`benchmark_mix`: rwmixread x write size -> read IOPS of fio's ``rwmixread`` loop, its
+  Little's-law prediction, reads alone, and reads beside rate-limited writes (with their p99).
+* :func:`scan_parallelism`: multiblock read size -> full-scan time against the degree of
+  parallelism, beside the curve of the largest reads.
+* :func:`redo_block_size`: sessions x mean redo per commit -> log-scale histograms of the commit
+  time (log file sync) with a 512 B and a 4 KiB redo block, elapsed time and read-modify-writes.
+* :func:`temp_tablespace`: concurrent sorts x I/O size -> time to write the sort runs and to
+  merge them, on the flash drive and on a 15k rpm disk.
+
+Each function returns an :class:`~flashlab.viz.explorable.Explorable`. The drives are small
+(:data:`DEVICE_BYTES` of user data, 16 planes; the scan and redo explorables smaller still,
+:data:`SCAN_DEVICE_BYTES` and :data:`REDO_DEVICE_BYTES`, since every engine run first fills the
+region it reads) so that a live point answers in about 100 ms; per plane they are the full-size
+drive (same channels, planes and timing), with fewer blocks.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from bokeh.layouts import column
+from bokeh.models import ColumnDataSource, Div, FactorRange
+
+from ..db import direct_path_scan, littles_law_read_iops, redo_log, rwmix, streams, temp_sort
+from ..device.hdd import CHEETAH_15K7
+from ..ssd import SsdConfig, ssd_geometry
+from .explorable import Control, Explorable
+from .ssd import log_histogram_columns, overlaid_log_histograms
+from .style import PALETTE, legend_below, new_figure, summary_html
+
+#: User capacity of the chapter's drives (bytes) and their pages per (plane) block.
+DEVICE_BYTES = 128 * 2**20
+PAGES_PER_BLOCK = 32
+
+
+@lru_cache(maxsize=8)
+def db_config(timing: str = "mlc", suspend: bool = False, user_bytes: int = DEVICE_BYTES) -> SsdConfig:
+    """The chapter's drive: ``user_bytes`` of user data at op 0.25, 4 channels x 2 dies x 2
+    planes of 4 KiB pages, the named NAND timing preset, program/erase suspension on or off."""
+    return SsdConfig(geometry=ssd_geometry(user_bytes, 0.25, pages_per_block=PAGES_PER_BLOCK), timing=timing,
+                     suspend=suspend)
+
+
+# =============================================================================== fio rwmixread
+MIX_READS = (50, 70, 90)
+MIX_WRITE_KIB = (4, 64, 256)
+MIX_REQUESTS = 3000
+MIX_QD = 32
+
+
+@lru_cache(maxsize=64)
+def mix_point(rwmixread: int, write_kib: int, seed: int = 0):
+    """(rwmix result, reads-alone result, streams result): fio ``randrw`` at ``rwmixread`` with
+    4 KiB reads and ``write_kib`` writes at qd 32; 4 KiB reads alone at qd 32; Poisson reads
+    at half the reads-alone IOPS beside Poisson writes at half the mix's write IOPS (enough
+    requests for about 100 writes, 3,000 to 60,000)."""
+    cfg = db_config()
+    mix = rwmix(cfg, rwmixread=rwmixread, qd=MIX_QD, write_size=write_kib * 1024, requests=MIX_REQUESTS, seed=seed)
+    alone = rwmix(cfg, rwmixread=100, qd=MIX_QD, requests=MIX_REQUESTS, seed=seed)
+    rate = 0.5 * alone.read_iops
+    wrate = 0.5 * mix.write_iops
+    n = int(np.clip(100 * (rate + wrate) / wrate, MIX_REQUESTS, 60000))
+    both = streams(cfg, read_iops=rate, write_iops=wrate, write_size=write_kib * 1024, requests=n, seed=seed)
+    return mix, alone, both
+
+
+def benchmark_mix(seed: int = 0) -> Explorable:
+    """rwmixread x write size -> read IOPS: fio's mix, Little's law, reads alone, reads beside
+    rate-limited writes."""
+    labels = ["rwmixread loop", "Little's law", "reads alone", "beside capped writes"]
+
+    def compute(rwmixread, write_kib):
+        mix, alone, both = mix_point(rwmixread, write_kib, seed)
+        r = rwmixread / 100
+        little = littles_law_read_iops(MIX_QD, r, mix.read_latency["mean"], mix.write_latency["mean"])
+        iops = [mix.read_iops, little, alone.read_iops, both.read_iops]
+        return {
+            "bars": {"x": labels, "iops": np.array(iops) / 1e3, "colour": [PALETTE[3], PALETTE[7], PALETTE[0], PALETTE[2]]},
+            "summary": summary_html(
+                f"fio <code>randrw</code>, <b>rwmixread={rwmixread}</b>, 4 KiB reads and <b>{write_kib} KiB writes</b> at "
+                f"qd {MIX_QD}: {mix.read_iops:,.0f} reads/s and {mix.write_iops:,.0f} writes/s (ratio "
+                f"{mix.read_iops / mix.write_iops:.2f}); read p99 {mix.read_latency['p99'] / 1e3:.2f} ms. "
+                f"Reads alone: {alone.read_iops:,.0f}/s. Reads offered at {0.5 * alone.read_iops:,.0f}/s beside writes "
+                f"offered at half the mix's, {0.5 * mix.write_iops:,.0f}/s (rate_iops): {both.read_iops:,.0f} reads/s and "
+                f"{both.write_iops:,.0f} writes/s carried, read p99 <b>{both.read_latency['p99'] / 1e3:.2f} ms</b>."),
+        }
+
+    def figure(data):
+        src = ColumnDataSource(data["bars"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = new_figure("Read IOPS: bound to the writes, or free", "", "read IOPS (thousands)", height=320,
+                       x_range=FactorRange(*labels), tooltips=[("", "@x"), ("read IOPS (k)", "@iops{0.0}")])
+        p.vbar(x="x", top="iops", width=0.7, color="colour", source=src)
+        p.y_range.start = 0
+        p.xaxis.major_label_orientation = 0.3
+        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("rwmixread", "rwmixread (% of requests that are reads)", MIX_READS, 70,
+                live_values=(10, 30, 50, 70, 80, 90, 95), fmt="{:d}"),
+        Control("write_kib", "Write size (KiB; reads are 4 KiB)", MIX_WRITE_KIB, 4,
+                live_values=(4, 8, 16, 32, 64, 128, 256), fmt="{:d}"),
+    ])
+
+
+# =============================================================================== direct path scans
+SCAN_DOPS = (1, 2, 4, 8, 16)
+SCAN_MULTIBLOCK = (4, 8, 16, 32, 128)
+#: User capacity of the scan explorable's drive (bytes): a scan of half of it, five per curve.
+SCAN_DEVICE_BYTES = 48 * 2**20
+
+
+@lru_cache(maxsize=256)
+def scan_point(dop: int, multiblock: int, seed: int = 0) -> float:
+    """Full-scan time (ms) of a table of half the :data:`SCAN_DEVICE_BYTES` drive, 8 KiB blocks
+    (MQSim's MLC timing)."""
+    return direct_path_scan(db_config("mlc_mqsim", user_bytes=SCAN_DEVICE_BYTES), dop=dop, multiblock=multiblock, seed=seed).elapsed_us / 1e3
+
+
+def scan_parallelism(seed: int = 0) -> Explorable:
+    """Multiblock read size -> scan time against the degree of parallelism."""
+
+    def compute(multiblock):
+        t = np.array([scan_point(d, multiblock, seed) for d in SCAN_DOPS])
+        ref = np.array([scan_point(d, 128, seed) for d in SCAN_DOPS])
+        return {
+            "scan": {"dop": np.array(SCAN_DOPS, float), "ms": t, "ref": ref},
+            "summary": summary_html(
+                f"<b>{multiblock} blocks per read</b> ({multiblock * 8} KiB): serial scan {t[0]:.0f} ms, "
+                f"parallel 16 {t[-1]:.0f} ms ({t[0] / t[-1]:.1f}x faster). With 128 blocks (1 MiB) per read: "
+                f"serial {ref[0]:.0f} ms, parallel 16 {ref[-1]:.0f} ms. A {SCAN_DEVICE_BYTES // 2**21} MiB table."),
+        }
+
+    def figure(data):
+        src = ColumnDataSource(data["scan"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = new_figure("Full-scan time against parallelism", "degree of parallelism (query servers, log scale)",
+                       "scan time (ms)", height=320, x_axis_type="log",
+                       tooltips=[("DOP", "@dop"), ("scan (ms)", "@ms{0.0}"), ("128 blocks (ms)", "@ref{0.0}")])
+        p.line("dop", "ref", source=src, color=PALETTE[7], line_dash="dashed", line_width=2,
+               legend_label="128 blocks per read (1 MiB)")
+        p.line("dop", "ms", source=src, color=PALETTE[0], line_width=2, legend_label="chosen multiblock size")
+        p.scatter("dop", "ms", source=src, color=PALETTE[0], size=7)
+        p.y_range.start = 0
+        p.xaxis.ticker = list(SCAN_DOPS)
+        legend_below(p)
+        return column(summary, p, sizing_mode="stretch_width"), {"scan": src, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("multiblock", "db_file_multiblock_read_count (8 KiB blocks per read)", SCAN_MULTIBLOCK, 4,
+                live_values=(1, 2, 4, 8, 16, 32, 64, 128), fmt="{:d}"),
+    ])
+
+
+# =============================================================================== redo block size
+REDO_SESSIONS = (1, 4, 16)
+REDO_KIB = (1, 4, 16)
+REDO_COMMITS = 300
+#: User capacity of the redo explorable's drive (bytes; the log is half of it, and must hold 16
+#: sessions' largest group of redo).
+REDO_DEVICE_BYTES = 48 * 2**20
+COMMIT_LO_US, COMMIT_HI_US = 100.0, 1e5
+
+
+@lru_cache(maxsize=64)
+def redo_point(sessions: int, redo_kib: int, block: int, seed: int = 0):
+    """:func:`flashlab.db.redo_log` on the :data:`REDO_DEVICE_BYTES` drive: ``sessions`` sessions, mean redo
+    ``redo_kib`` KiB per commit, redo block ``block`` bytes, 200 us mean think time."""
+    return redo_log(db_config(user_bytes=REDO_DEVICE_BYTES), sessions=sessions, commits=REDO_COMMITS, redo_bytes=redo_kib * 1024,
+                    redo_block=block, seed=seed)
+
+
+def redo_block_size(seed: int = 0) -> Explorable:
+    """Sessions x redo per commit -> commit-time histograms with 512 B and 4 KiB redo blocks."""
+
+    def compute(sessions, redo_kib):
+        small, big = (redo_point(sessions, redo_kib, b, seed) for b in (512, 4096))
+        change = big.elapsed_us / small.elapsed_us - 1
+        return {
+            "hist": log_histogram_columns(COMMIT_LO_US, COMMIT_HI_US, small=small.commit_us, big=big.commit_us),
+            "summary": summary_html(
+                f"{REDO_COMMITS} commits from <b>{sessions} sessions</b>, <b>{redo_kib} KiB</b> of redo each on "
+                f"average. 512 B block: {small.elapsed_us / 1e3:,.0f} ms, {small.write_bytes.size} log writes, "
+                f"{small.rmw_reads} page reads for read-modify-write, commit p50 "
+                f"{small.commit_latency['p50'] / 1e3:.2f} ms. 4 KiB block: {big.elapsed_us / 1e3:,.0f} ms, "
+                f"{big.write_bytes.size} writes, no reads, p50 {big.commit_latency['p50'] / 1e3:.2f} ms. "
+                f"Elapsed time <b>{change:+.0%}</b> with 4 KiB (measured on Exadata: -70%)."),
+        }
+
+    def figure(data):
+        src = ColumnDataSource(data["hist"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = overlaid_log_histograms("Commit time (log file sync)", "commit time (ms, log scale)", "share of commits (%)",
+                                    COMMIT_LO_US, COMMIT_HI_US, src,
+                                    [("small", PALETTE[3], "512 B redo block"), ("big", PALETTE[0], "4 KiB redo block")])
+        legend_below(p)
+        return column(summary, p, sizing_mode="stretch_width"), {"hist": src, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("sessions", "Committing sessions", REDO_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
+        Control("redo_kib", "Mean redo per commit (KiB)", REDO_KIB, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
+    ])
+
+
+# =============================================================================== temporary tablespace
+TEMP_SESSIONS = (1, 4, 16)
+TEMP_IO_KIB = (64, 256, 1024)
+TEMP_RUNS = 8
+TEMP_RUN_BYTES = 2**20
+
+
+@lru_cache(maxsize=64)
+def temp_point(sessions: int, io_kib: int, disk: bool, seed: int = 0):
+    """:func:`flashlab.db.temp_sort` of ``sessions`` sorts of 8 runs of 1 MiB in ``io_kib`` KiB
+    I/Os, on the chapter's flash drive or on a Seagate Cheetah 15K.7."""
+    return temp_sort(CHEETAH_15K7 if disk else db_config(), sessions=sessions, runs=TEMP_RUNS,
+                     run_bytes=TEMP_RUN_BYTES, io_bytes=io_kib * 1024, seed=seed)
+
+
+def temp_tablespace(seed: int = 0) -> Explorable:
+    """Concurrent sorts x I/O size -> write and merge time of the sort runs, flash against disk."""
+    labels = ["flash: write runs", "flash: merge", "disk: write runs", "disk: merge"]
+
+    def compute(sessions, io_kib):
+        flash, disk = (temp_point(sessions, io_kib, d, seed) for d in (False, True))
+        nbytes = sessions * TEMP_RUNS * TEMP_RUN_BYTES
+        ms = [nbytes / r / 1e3 for x in (flash, disk) for r in (x.write_mb_s, x.read_mb_s)]
+        return {
+            "bars": {"x": labels, "ms": np.array(ms), "colour": [PALETTE[0], PALETTE[9], PALETTE[7], PALETTE[5]]},
+            "summary": summary_html(
+                f"<b>{sessions} sorts</b> at once, each writing 8 runs of 1 MiB and merging them in "
+                f"<b>{io_kib} KiB</b> I/Os. Flash: {flash.elapsed_us / 1e3:,.0f} ms in all, writes at "
+                f"{flash.write_mb_s:,.0f} MB/s, merge reads p50 / p99 {flash.read_latency['p50']:,.0f} / "
+                f"{flash.read_latency['p99']:,.0f} &micro;s. Disk: <b>{disk.elapsed_us / 1e3:,.0f} ms</b> against "
+                f"<b>{flash.elapsed_us / 1e3:,.0f} ms</b>, writes at {disk.write_mb_s:,.0f} MB/s, merge reads p50 "
+                f"{disk.read_latency['p50'] / 1e3:,.1f} ms."),
+        }
+
+    def figure(data):
+        src = ColumnDataSource(data["bars"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = new_figure("Sort runs: written, then merged", "", "time (ms, from first to last I/O of the phase)",
+                       height=320, x_range=FactorRange(*labels), tooltips=[("", "@x"), ("ms", "@ms{0.0}")])
+        p.vbar(x="x", top="ms", width=0.7, color="colour", source=src)
+        p.y_range.start = 0
+        p.xaxis.major_label_orientation = 0.3
+        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("sessions", "Sorts at once (sessions)", TEMP_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
+        Control("io_kib", "Temp I/O size (KiB)", TEMP_IO_KIB, 256, live_values=(64, 128, 256, 512, 1024), fmt="{:d}"),
+    ])

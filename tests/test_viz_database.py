@@ -1,0 +1,36 @@
+"""Explorables of the databases chapter: their data come from flashlab.db, every static grid
+builds, different grid points plot different data. Cost: about 8 s (every grid point runs)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from flashlab.db import direct_path_scan, redo_log, rwmix
+from flashlab.viz import database as V
+
+FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace]
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_static_builds_and_every_grid_point_differs(factory):
+    ex = factory()
+    st = ex.static()
+    assert st.grid_size == int(np.prod([len(c.values) for c in ex.controls]))
+    summaries = [ex.compute(**dict(zip((c.name for c in ex.controls), combo)))["summary"]
+                 for combo in itertools.product(*(c.values for c in ex.controls))]
+    assert len(set(summaries)) == len(summaries), "two settings give the same summary"
+
+
+def test_explorables_plot_the_engines_numbers():
+    bars = V.benchmark_mix().compute(rwmixread=70, write_kib=64)["bars"]
+    mix = rwmix(V.db_config(), rwmixread=70, qd=V.MIX_QD, write_size=65536, requests=V.MIX_REQUESTS)
+    assert bars["iops"][0] == pytest.approx(mix.read_iops / 1e3)
+    scan = V.scan_parallelism().compute(multiblock=16)["scan"]
+    assert scan["ms"][-1] == pytest.approx(direct_path_scan(V.db_config("mlc_mqsim", user_bytes=V.SCAN_DEVICE_BYTES), dop=16, multiblock=16).elapsed_us / 1e3)
+    hist = V.redo_block_size().compute(sessions=4, redo_kib=4)["hist"]
+    r = redo_log(V.db_config(user_bytes=V.REDO_DEVICE_BYTES), sessions=4, commits=V.REDO_COMMITS, redo_bytes=4096, redo_block=512)
+    inside = np.mean((r.commit_us >= V.COMMIT_LO_US) & (r.commit_us < V.COMMIT_HI_US))
+    assert hist["small"].sum() == pytest.approx(100.0) and inside > 0.9
