@@ -45,7 +45,7 @@ RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
-    "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult",
+    "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
 }
 
@@ -493,6 +493,16 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                device=Param("opt_obj", rconf, never=(CHEETAH_15K7.name, [rconf], 3)), sessions=Param("int", 2, cap=64),
                runs=Param("int", 2, cap=64), run_bytes=Param("int", 65536, cap=2**22),
                io_bytes=Param("int", 16384, cap=2**22)), "db")
+
+    add("db.oltp", DB.oltp,
+        params({"write_back": False, "sessions": 4, "accesses": 300, "blocks": 400, "buffers": 50, "modify": 0.5,
+                "flash_hit": 0.9, "cpu_us": 50.0, "dbwr_depth": 4, "disks": 2, "flash_drives": 1, "disk": CHEETAH_15K7,
+                "flash": rconf, "samples": 10, "seed": 0},
+               sessions=Param("int", 4, cap=64), accesses=Param("int", 300, cap=3000), blocks=Param("int", 400, cap=10**5),
+               buffers=Param("int", 50, cap=300), dbwr_depth=Param("int", 4, cap=64), disks=Param("int", 2, cap=64),
+               flash_drives=Param("int", 1, cap=16), samples=Param("int", 10, cap=300),
+               disk=Param("opt_obj", CHEETAH_15K7, never=(rconf, "cheetah", 3)),
+               flash=Param("opt_obj", rconf, never=(CHEETAH_15K7, "mlc", 3))), "db")
 
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")

@@ -28,6 +28,7 @@ _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 EV_SESSION, EV_READ, EV_WRITE = np.int64(0), np.int64(1), np.int64(2)
 FREE, CLEAN, DIRTY, READING = np.int8(0), np.int8(1), np.int8(2), np.int8(3)
+WANTED = np.int64(-2)  # block_buf of a block a session waits for a free buffer to read
 
 
 class Pool(NamedTuple):
@@ -249,8 +250,8 @@ def _start_access(p, s, now):
     p.sess_acc[s] = i
     b = p.block[i]
     N = p.block_buf.size
-    while p.block_buf[b] >= 0 and p.state[p.block_buf[b]] == READING:
-        b = (b + 1) % N  # being read by another session: take the next block (buffers < blocks)
+    while p.block_buf[b] == WANTED or (p.block_buf[b] >= 0 and p.state[p.block_buf[b]] == READING):
+        b = (b + 1) % N  # being read, or awaited, by another session: the next block (blocks > buffers + sessions)
     p.sess_block[s] = b
     f = p.block_buf[b]
     if f >= 0:
@@ -263,6 +264,7 @@ def _start_access(p, s, now):
         S = p.wq.size
         p.wq[(p.wq_head[0] + p.wq_len[0]) % S] = s
         p.wq_len[0] += 1
+        p.block_buf[b] = WANTED  # no other session reads it meanwhile
         p.sess_t[s] = now
         p.waits[0] += 1
 

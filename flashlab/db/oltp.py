@@ -4,7 +4,8 @@ write-through one.
 **Sessions and the buffer pool.** ``sessions`` sessions each loop: access a random block of
 ``blocks`` 8 KiB blocks (uniform), then spend ``cpu_us`` of CPU. A block already in one of the
 pool's ``buffers`` buffers is a hit. A miss needs a buffer: an empty one, or else a clean one
-(chosen at random; its block leaves the pool). If every buffer is dirty or being read, the
+(chosen at random; its block leaves the pool). A block another session is reading, or waiting
+to read, is passed over for the next one. If every buffer is dirty or being read, the
 session waits until the database writer cleans one (a *free buffer wait*), then reads the
 block. With probability ``modify`` an access modifies its block: a clean buffer becomes dirty.
 
@@ -124,7 +125,7 @@ def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000,
     buffers over flash-cached disks (see the module).
 
     ``write_back``: True or False; ``sessions`` 1..4096; ``accesses`` 1..10**7; ``blocks``
-    2..10**7 (``buffers`` < ``blocks``); ``buffers`` 1..10**6; ``modify`` and ``flash_hit``
+    2..10**7 (``buffers + sessions`` < ``blocks``); ``buffers`` 1..10**6; ``modify`` and ``flash_hit``
     in [0, 1]; ``cpu_us`` in [0, 1e6]; ``dbwr_depth`` 1..4096; ``disks`` 1..1024;
     ``flash_drives`` 1..256; ``disk``: ``HddSpec`` (default Cheetah 15K.7); ``flash``:
     ``SsdConfig`` (default ``SsdConfig()``); ``samples`` 1..10**5 (buffer-state samples, at
@@ -136,8 +137,8 @@ def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000,
     accesses = check_int("accesses", accesses, 1, 10**7)
     buffers = check_int("buffers", buffers, 1, 10**6)
     blocks = check_int("blocks", blocks, 2, 10**7)
-    if buffers >= blocks:
-        raise ValueError(f"buffers must be fewer than blocks ({blocks}); got {buffers}")
+    if buffers + sessions >= blocks:
+        raise ValueError(f"buffers must be fewer than blocks - sessions ({blocks - sessions}); got {buffers}")
     modify = check_real("modify", modify, 0.0, 1.0)
     flash_hit = check_real("flash_hit", flash_hit, 0.0, 1.0)
     cpu_us = check_real("cpu_us", cpu_us, 0.0, 1e6)
