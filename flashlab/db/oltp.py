@@ -55,7 +55,8 @@ import numpy as np
 
 from flashlab._validate import check_bool, check_instance, check_int, check_real, check_seed
 from flashlab.db import _kernels as K
-from flashlab.db._host import drive, latency_summary
+from flashlab.db._host import latency_summary
+from flashlab.ssd import SsdConfig
 
 BLOCK_BYTES = 8192  # an Oracle block
 STATES = ("free", "clean", "dirty", "reading")
@@ -146,7 +147,7 @@ def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000,
     disks = check_int("disks", disks, 1, 1024)
     flash_drives = check_int("flash_drives", flash_drives, 1, 256)
     disk = CHEETAH_15K7 if disk is None else check_instance("disk", disk, HddSpec)
-    flash = drive(flash)
+    flash = SsdConfig() if flash is None else check_instance("flash", flash, SsdConfig)
     samples = check_int("samples", samples, 1, min(10**5, accesses))
     check_seed("seed", seed)
 
