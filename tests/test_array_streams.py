@@ -1,0 +1,82 @@
+"""Array workloads and degraded members: full-stripe sequential writes against small random
+writes (member reads counted exactly), reads rebuilt around failed members (RAID-6: two).
+
+Costs (numba cache warm): layout tests < 2 s (hypothesis: 40 examples)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flashlab.array import Layout
+from test_array import ArrayModel
+
+
+@pytest.mark.parametrize("raid,reads", [(5, 2), (6, 3)])
+def test_full_stripe_writes_read_nothing_and_small_writes_read_modify_write_exactly(raid, reads):
+    """A stripe-aligned write of whole stripes (a backup stream) writes data and parity and reads
+    nothing; a one-page random write reads old data and parity (RAID-5: 2 reads + 2 writes,
+    RAID-6: 3 + 3)."""
+    L = Layout(raid=raid, drives=8, stripe_unit=16384, member_pages=64)
+    stripe = L.data_units * L.unit_pages
+    n = 12
+    seq = L.plan(np.zeros(n, np.int64), np.arange(n) * 2 * stripe % L.array_pages, np.full(n, 2 * stripe))
+    assert (seq["op"] == 1).sum() == 0
+    assert (seq["op"] == 0).sum() == n * 2 * L.drives  # every member of two stripes, once each
+    rng = np.random.default_rng(3)
+    small = L.plan(np.zeros(n, np.int64), rng.integers(0, L.array_pages, n), np.ones(n, np.int64))
+    assert np.bincount(small["host"][small["op"] == 1], minlength=n).tolist() == [reads] * n
+    assert np.bincount(small["host"][small["op"] == 0], minlength=n).tolist() == [reads] * n
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 8), st.data())
+def test_raid6_reads_rebuilt_around_two_failed_members_return_the_last_write(drives, data):
+    """Stamps written through the plan while healthy; then two members fail and every LBA is
+    read through :meth:`Layout.degrade`: the read touches no failed member, reads exactly the
+    N - 2 survivors of its stripe when its own member failed (data and P, or Q standing in),
+    and the value solved from only those members is the last write."""
+    su = data.draw(st.integers(1, 2))
+    L = Layout(raid=6, drives=drives, stripe_unit=4096 * su, page_size=4096, member_pages=su * 3)
+    model = ArrayModel(L)
+    last = np.zeros(L.array_pages, np.int64)
+    stamp = 1
+    for _ in range(data.draw(st.integers(1, 12))):
+        lba = data.draw(st.integers(0, L.array_pages - 1))
+        k = data.draw(st.integers(1, min(L.array_pages - lba, 2 * su * L.data_units)))
+        model.write(lba, k, stamp)
+        last[lba:lba + k] = np.arange(stamp, stamp + k)
+        stamp += k + 5
+    failed = set(data.draw(st.lists(st.integers(0, drives - 1), min_size=1, max_size=2, unique=True)))
+    healthy = model.mem.copy()
+    model.mem[sorted(failed)] = -12345  # a failed member's contents are gone
+    for lba in range(L.array_pages):
+        plan = L.degrade(L.plan([1], [lba], [1], rebuild=True), failed)
+        read = set(plan["device"].tolist())
+        assert not read & failed and (plan["op"] == 1).all() and (plan["phase"] == 0).all()
+        home = int(L.locate([lba])[0][0])
+        assert len(read) == (drives - 2 if home in failed else 1)
+        model.mem, saved = np.where(np.isin(np.arange(drives), list(read))[:, None], healthy, -999), model.mem
+        assert model.read(lba, failed) == last[lba], (lba, failed)
+        model.mem = saved
+
+
+def test_degraded_plans_drop_failed_writes_keep_alternates_around_failures_and_refuse_too_many():
+    L = Layout(raid=6, drives=6, stripe_unit=4096, member_pages=12)
+    plan = L.plan([0, 1], [0, 5], [L.data_units, 1], rebuild=True)
+    d = L.degrade(plan, [2], keep_alternates=True)
+    assert 2 not in d["device"].tolist()
+    assert (d["op"][d["host"] == 0] == 0).sum() == L.drives - 1  # the full-stripe write, less the failed member
+    alt, cnt = d["alternates"]
+    for i in np.flatnonzero(alt >= 0):
+        assert 2 not in d["device"][alt[i]:alt[i] + cnt[i]].tolist() and cnt[i] == L.drives - 2
+    with pytest.raises(ValueError, match="survives at most 2 failed members; got 3"):
+        L.degrade(plan, [0, 1, 2])
+    with pytest.raises(ValueError, match="failed must be in|failed.*\\[0, 5\\]"):
+        L.degrade(plan, [6])
+    with pytest.raises(ValueError, match="RAID-10 loses data when both members of a mirrored pair fail"):
+        Layout(raid=10, drives=4).tolerates([0, 1])
+    with pytest.raises(ValueError, match="survives at most 0"):
+        Layout(raid=0, drives=4).tolerates([1])
