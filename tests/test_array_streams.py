@@ -80,3 +80,69 @@ def test_degraded_plans_drop_failed_writes_keep_alternates_around_failures_and_r
         Layout(raid=10, drives=4).tolerates([0, 1])
     with pytest.raises(ValueError, match="survives at most 0"):
         Layout(raid=0, drives=4).tolerates([1])
+
+
+# ---------------------------------------------------------------- in the engine
+def _small(**kw):
+    from flashlab.array import ArrayConfig
+    return ArrayConfig(arch="ssd", drives=6, raid=6, **kw)
+
+
+def test_hosts_merge_on_one_clock_each_with_its_own_seeded_stream():
+    from flashlab.array import Host, simulate_hosts
+    from flashlab.ssd import HostLoad
+    from flashlab.workload import Workload
+    stripe = 4 * 16384
+    reader = Host(load=HostLoad(rate_iops=3000.0, workload=Workload(read_fraction=0.99)), requests=300)
+    backup = Host(load=HostLoad(rate_iops=300.0, write_size=stripe), stream="seq", requests=30)
+    one = simulate_hosts(_small(), [reader], precondition_fills=0.0, seed=5)
+    two = simulate_hosts(_small(), [reader, backup], precondition_fills=0.0, seed=5)
+    again = simulate_hosts(_small(), [reader, backup], precondition_fills=0.0, seed=5)
+    np.testing.assert_array_equal(two.array.latency_us, again.array.latency_us)  # same seed, same run
+    # host 0 issues the same I/Os alone or beside the backup (its own seeded stream)
+    a, b = one.array, two.array
+    m = two.host == 0
+    np.testing.assert_array_equal(a.lba, b.lba[m])
+    np.testing.assert_array_equal(a.arrival_us, b.arrival_us[m])
+    assert (np.diff(b.arrival_us) >= 0).all()  # merged on one clock
+    # the backup: sequential, stripe-aligned full-stripe writes: no member reads
+    seq = np.flatnonzero(two.host == 1)
+    assert (np.diff(b.lba[seq]) == 4 * 4).all()
+    assert not ((b.plan["op"] == 1) & np.isin(b.plan["host"], seq)).any()
+    per = two.per_host()
+    assert len(per) == 2 and per[0]["iops"] > 0 and per[1]["iops"] > 0
+    assert np.isfinite(two.percentiles(0, 1)["p99"]) and np.isfinite(two.percentiles(1, 0)["p50"])
+    with pytest.raises(ValueError, match="all open loop .* or all closed loop"):
+        simulate_hosts(_small(), [reader, Host()], precondition_fills=0.0)
+
+
+def test_closed_loop_hosts_share_the_depth_in_proportion():
+    from flashlab.array import Host, simulate_hosts
+    from flashlab.ssd import HostLoad
+    r = simulate_hosts(_small(), [Host(load=HostLoad(qd=6), requests=300), Host(load=HostLoad(qd=2), requests=100)],
+                       precondition_fills=0.0, seed=2)
+    assert r.array.error == "" and np.isfinite(r.array.latency_us).all()
+    assert np.bincount(r.host).tolist() == [300, 100]
+    assert (np.abs(np.cumsum(r.host == 0) - 3 * np.cumsum(r.host == 1)) <= 3).all()  # issued 3:1
+
+
+def test_degraded_raid6_reads_are_slower_and_read_the_rebuild_set():
+    """Random 4 KiB reads on 6 SSDs in RAID-6: healthy, one failed, two failed. A read whose
+    member failed reads the other N - 2 members of its stripe, so member reads are exactly
+    pieces + (N - 3) x pieces on failed members, and latency (the slowest of N - 2) rises."""
+    from flashlab.array import simulate_array
+    from flashlab.ssd import HostLoad
+    from flashlab.workload import Workload
+    load = HostLoad(qd=4, workload=Workload(read_fraction=0.999))
+    runs = {f: simulate_array(_small(failed=f), load, requests=600, precondition_fills=0.0, seed=7)
+            for f in ((), (1,), (1, 4))}
+    mean = {}
+    for f, r in runs.items():
+        reads = r.op == 1
+        home = r.config.layout.locate(r.lba[reads])[0]
+        on_failed = int(np.isin(home, f).sum())
+        member_reads = int(((r.plan["op"] == 1) & reads[r.plan["host"]]).sum())
+        assert member_reads == reads.sum() + (6 - 3) * on_failed, f
+        assert not np.isin(r.plan["device"], f).any()
+        mean[f] = r.percentiles(op=1)["mean"]
+    assert mean[()] < mean[(1,)] < mean[(1, 4)], mean

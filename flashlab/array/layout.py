@@ -128,8 +128,11 @@ class Layout:
         """``failed`` (member indices) checked against what the level survives: none for RAID-0,
         one member for RAID-1 and 5, one per mirrored pair for RAID-10, two for RAID-6. Returns
         them sorted."""
-        failed = tuple(sorted(int(d) for d in check_int_array("failed", list(failed), 0, self.drives - 1,
-                                                             min_size=0)))
+        if isinstance(failed, (str, bytes)) or not hasattr(failed, "__len__"):
+            raise ValueError(f"failed must be a sequence of member indices in [0, {self.drives - 1}]; got {failed!r}")
+        if len(failed) == 0:
+            return ()
+        failed = tuple(sorted(int(d) for d in check_int_array("failed", list(failed), 0, self.drives - 1)))
         if len(set(failed)) != len(failed):
             raise ValueError(f"failed must name each member once; got {failed}")
         most = {0: 0, 1: 1, 5: 1, 6: 2, 10: self.drives // 2}[self.raid]
@@ -152,6 +155,10 @@ class Layout:
         :meth:`plan`."""
         failed = set(self.tolerates(failed))
         check_bool("keep_alternates", keep_alternates)
+        keys = ("op", "device", "lba", "pages", "host", "phase", "alternates")
+        if not (isinstance(plan, dict) and all(k in plan for k in keys)):
+            raise ValueError(f"plan must be a dict from Layout.plan(..., rebuild=True) with keys {', '.join(keys)}; "
+                             f"got {type(plan).__name__}")
         op, dev, lba, pg, host, ph = (plan[k] for k in ("op", "device", "lba", "pages", "host", "phase"))
         alt, alt_n = plan["alternates"]
         reads = (op == K.OP_READ) & (ph == K.PH_FIRST)
