@@ -146,3 +146,23 @@ def test_degraded_raid6_reads_are_slower_and_read_the_rebuild_set():
         assert not np.isin(r.plan["device"], f).any()
         mean[f] = r.percentiles(op=1)["mean"]
     assert mean[()] < mean[(1,)] < mean[(1, 4)], mean
+
+
+def test_cli_hosts_and_streams_and_bad_input(capsys):
+    from flashlab.cli import main
+    base = ["array", "--drives", "6", "--raid", "6", "--requests", "200", "--precondition", "0", "--seed", "1"]
+    assert main(base + ["--hosts", "2", "--qd", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "host 0 (random):" in out and "host 1 (random):" in out
+    assert main(base + ["--stream", "seq", "--io-size", "65536", "--read-fraction", "0", "--json"]) == 0
+    import json
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["hosts"]) == 1 and data["hosts"][0]["iops"] > 0 and data["config"]["stream"] == "seq"
+    import subprocess
+    import sys
+    for extra, message in [(["--hosts", "0"], "hosts must be in [1, 256]; got 0"),
+                           (["--stream", "scan"], "stream must be one of"),
+                           (["--hosts", "4", "--qd", "2"], "qd must be in [4, 65536]; got 2")]:
+        p = subprocess.run([sys.executable, "-m", "flashlab.cli", "array", *extra], capture_output=True, text=True)
+        assert p.returncode == 2, (extra, p.stderr)
+        assert message in p.stderr and "Traceback" not in p.stderr and p.stderr.count("\n") == 1, p.stderr
