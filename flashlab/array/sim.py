@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
+from flashlab._validate import check_choice, check_instance, check_int, check_int_array, check_real, check_seed
 from flashlab.array.layout import Layout
 from flashlab.device.hdd import CHEETAH_15K7, HddSpec
 from flashlab.ssd import HostLoad, MembersResult, ServiceMember, SsdConfig, run_members, ssd_geometry
@@ -85,6 +85,8 @@ class ArrayConfig:
     mirror_mb_s : float in (0, 1e6], interconnect bandwidth, MB/s (bytes per us)
     back_end : ``switched`` or ``shared``
     back_end_mb_s : float in (0, 1e6], the shared back end's bandwidth, MB/s
+    failed : tuple of member indices, members that have failed (a degraded array; see
+        :meth:`Layout.degrade`): at most one for RAID-1/5, one per pair for RAID-10, two for RAID-6
     """
 
     arch: str = "ssd"
@@ -101,6 +103,7 @@ class ArrayConfig:
     mirror_mb_s: float = 1000.0
     back_end: str = "switched"
     back_end_mb_s: float = 400.0
+    failed: tuple = ()
 
     def __post_init__(self):
         check_choice("arch", self.arch, ARCHS)
@@ -116,6 +119,7 @@ class ArrayConfig:
         check_choice("back_end", self.back_end, BACK_ENDS)
         check_real("back_end_mb_s", self.back_end_mb_s, 0.0, 1e6, lo_open=True)
         self.layout  # validates raid, drives and stripe_unit
+        object.__setattr__(self, "failed", self.layout.tolerates(self.failed))
 
     @property
     def member(self):
@@ -278,7 +282,7 @@ def _pages(name: str, size: int, page: int) -> int:
 
 def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(), *, requests: int = 4000,
                    bursts=None, precondition_fills: float = 1.0, seed: int = 0,
-                   progress: bool | None = False) -> ArrayResult:
+                   progress: bool | None = False, host_ios=None) -> ArrayResult:
     """Run host I/O against an array and time every host I/O and member request.
 
     Parameters
@@ -292,6 +296,9 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     precondition_fills : float in [0, 100], flash members: a sequential fill and this many
         random drive fills before the run, untimed (see :func:`flashlab.ssd.run_members`)
     seed : workload, arrivals and FTL seed; the same seed gives the same result
+    host_ios : None or ``(ops, lbas, pages, arrivals)``: host I/Os given instead of drawn from
+        ``load`` (``requests`` and ``bursts`` are then unused; ``load.qd`` still applies; arrivals
+        None for a closed loop), e.g. several hosts merged by :func:`flashlab.array.simulate_hosts`
     """
     config = ArrayConfig() if config is None else config
     check_instance("config", config, ArrayConfig)
@@ -308,9 +315,18 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     if load.workload.trim_fraction:
         raise ValueError(f"load.workload.trim_fraction must be 0 for arrays; got {load.workload.trim_fraction}")
     layout = config.layout
-    ops, lbas, pages, arrivals = host_requests(layout, load, n, seed, bursts)
+    if host_ios is None:
+        ops, lbas, pages, arrivals = host_requests(layout, load, n, seed, bursts)
+    else:
+        if not (isinstance(host_ios, tuple) and len(host_ios) == 4):
+            raise ValueError(f"host_ios must be None or (ops, lbas, pages, arrivals); got {type(host_ios).__name__}")
+        ops, lbas, pages = (check_int_array(k, v, 0, 2**40) for k, v in zip(("ops", "lbas", "pages"), host_ios))
+        arrivals = host_ios[3]
+        n = ops.size
     ground_up = config.arch == "ground-up"
-    plan = layout.plan(ops, lbas, pages, rebuild=ground_up)
+    plan = layout.plan(ops, lbas, pages, rebuild=ground_up or bool(config.failed))
+    if config.failed:
+        plan = layout.degrade(plan, config.failed, keep_alternates=ground_up)
     D = config.drives
     page = layout.page_size
     members = [config.member] * D
