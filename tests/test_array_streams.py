@@ -134,7 +134,7 @@ def test_degraded_raid6_reads_are_slower_and_read_the_rebuild_set():
     from flashlab.ssd import HostLoad
     from flashlab.workload import Workload
     load = HostLoad(qd=4, workload=Workload(read_fraction=0.999))
-    runs = {f: simulate_array(_small(failed=f), load, requests=600, precondition_fills=0.0, seed=7)
+    runs = {f: simulate_array(_small(failed=f), load, requests=600, precondition_fills=1.0, seed=7)
             for f in ((), (1,), (1, 4))}
     mean = {}
     for f, r in runs.items():
