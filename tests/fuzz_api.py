@@ -658,6 +658,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     for m in ("iops", "percentiles", "member_percentiles", "stripe_waits"):
         add(f"array.ArrayResult.{m}", method(arr, m), {"op": aop}, "array", nan_ok=True)
     add("array.ArrayResult.intervals", method(arr, "intervals"), {"n": Param("int", 5, cap=1000), "op": aop}, "array")
+    add("array.ArrayResult.member_intervals", method(arr, "member_intervals"),
+        {"n": Param("int", 5, cap=1000), "op": aop}, "array")
     add("array.ArrayResult.gc_busy", method(arr, "gc_busy"), {"n": Param("int", 5, cap=1000)}, "array")
     add("array.ArrayResult.gc_share", method(arr, "gc_share"), {}, "array")
     lay6 = AR.Layout(raid=6, drives=5, stripe_unit=4096, page_size=4096, member_pages=8)

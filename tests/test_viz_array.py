@@ -54,3 +54,41 @@ def test_stripe_tail_is_the_order_statistics_formulas():
     assert data["now"]["p"][0] == pytest.approx(63.396765872677086)  # Dean & Barroso: 63%
     h10 = sum(1.0 / k for k in range(1, 11))
     assert data["curve"]["h"][9] == pytest.approx(h10) and math.isclose(h10, 2.9289682539682538)
+
+
+def test_build_array_timing_is_the_simulated_array():
+    from flashlab.array import ArrayConfig, array_drive, simulate_array
+    from flashlab.viz.array import BUILD_REQUESTS, MIXED_LOAD
+
+    data = build_array().compute(drives=8, drive_tb=3.84, raid=6, op=0.07, ratio=1.0)
+    r = simulate_array(ArrayConfig(arch="ssd", drives=8, raid=6, drive=array_drive(0.07)), MIXED_LOAD,
+                       requests=BUILD_REQUESTS, seed=0)
+    assert data["latency"]["ms"][1] == pytest.approx(r.percentiles(1)["p99"] / 1e3)
+    assert data["latency"]["ms"][3] == pytest.approx(r.percentiles(0)["p99"] / 1e3)
+    assert f"{r.iops():,.0f} IOPS" in data["summary"]
+
+
+def test_gc_coordination_histograms_are_the_runs_reads():
+    from flashlab.viz.array import gc_coordination, gc_point
+
+    data = gc_coordination().compute(rate=20000, arch="ground-up")
+    for arch in ("ssd", "harmonia", "ground-up"):
+        r = gc_point(arch, 20000)
+        reads = np.isfinite(r.latency_us) & (r.op == 1)
+        assert data["hist"][arch.replace("-", "_")].sum() == pytest.approx(100.0)
+        assert reads.sum() > 1000
+    g = gc_point("ground-up", 20000)
+    busy = g.gc_busy(80)
+    assert data["timeline"]["busy"].sum() == pytest.approx(busy.sum())
+    assert set(data["timeline"]["y"]) <= set(range(10))
+
+
+def test_disk_vs_flash_compares_the_same_workload():
+    from flashlab.viz.array import disk_flash_point, disk_vs_flash
+
+    data = disk_vs_flash().compute(qd=16)
+    disk, flash = disk_flash_point("disk", 16), disk_flash_point("ssd", 16)
+    for r in (disk, flash):  # the same mix on both: 70% reads, all completed
+        assert abs((r.op == 1).mean() - 0.7) < 0.05 and np.isfinite(r.latency_us).all()
+    assert flash.iops() > 10 * disk.iops()
+    assert f"{flash.iops() / disk.iops():,.0f}x" in data["summary"]

@@ -218,6 +218,37 @@ class ArrayResult:
                 out["max_us"][i] = sel.max()
         return out
 
+    def member_intervals(self, n: int = 50, op=None) -> dict:
+        """Per member over the same ``n`` intervals as :meth:`intervals` (the host run's span, by
+        completion time): ``start_us``, ``end_us`` (n,), and (drives, n) arrays ``iops``,
+        ``p50``, ``p99``, ``max_us`` of the member requests (of ``op`` if given) that completed on
+        each member in each interval (NaN where none did)."""
+        check_int("n", n, 1, 100000)
+        mr, D = self.members, self.config.drives
+        ok = np.isfinite(mr.latency_us) & (self.plan["device"] < D)
+        if op is not None:
+            ok &= self.plan["op"] == check_choice("op", op, (OP_WRITE, OP_READ))
+        t0 = float(np.nanmin(self.arrival_us)) if np.isfinite(self.arrival_us).any() else 0.0
+        done_ok = np.isfinite(self.done_us)
+        t1 = float(self.done_us[done_ok].max()) if done_ok.any() else t0
+        edges = np.linspace(t0, t1, n + 1)
+        done, lat, dev = mr.done_us[ok], mr.latency_us[ok], self.plan["device"][ok]
+        which = np.clip(np.searchsorted(edges, done, side="right") - 1, 0, n - 1)
+        out = {"start_us": edges[:-1], "end_us": edges[1:]}
+        for k in ("iops", "p50", "p99", "max_us"):
+            out[k] = np.full((D, n), np.nan)
+        span = (t1 - t0) / n
+        if span > 0:
+            out["iops"][:] = np.bincount(dev * n + which, minlength=D * n).reshape(D, n) / span * 1e6
+        order = np.lexsort((which, dev))
+        key = (dev * n + which)[order]
+        cuts = np.flatnonzero(np.diff(key)) + 1
+        for group in np.split(order, cuts) if order.size else ():
+            d, i = dev[group[0]], which[group[0]]
+            out["p50"][d, i], out["p99"][d, i] = np.percentile(lat[group], (50, 99))
+            out["max_us"][d, i] = lat[group].max()
+        return out
+
     def gc_busy(self, n: int = 50) -> np.ndarray:
         """(drives, n): share of each of ``n`` equal intervals of the run that each member
         spent running a GC job (the GC timeline)."""
