@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_instance, check_int, check_int_array, check_real, check_seed
+from flashlab._validate import check_array, check_choice, check_instance, check_int, check_int_array, check_real, check_seed
 from flashlab.array.layout import Layout
 from flashlab.device.hdd import CHEETAH_15K7, HddSpec
 from flashlab.ssd import HostLoad, MembersResult, ServiceMember, SsdConfig, run_members, ssd_geometry
@@ -351,9 +351,18 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     else:
         if not (isinstance(host_ios, tuple) and len(host_ios) == 4):
             raise ValueError(f"host_ios must be None or (ops, lbas, pages, arrivals); got {type(host_ios).__name__}")
-        ops, lbas, pages = (check_int_array(k, v, 0, 2**40) for k, v in zip(("ops", "lbas", "pages"), host_ios))
-        arrivals = host_ios[3]
+        ops, lbas, pages = (check_int_array(f"host_ios {k}", v, 0, 2**40)
+                            for k, v in zip(("ops", "lbas", "pages"), host_ios))
         n = ops.size
+        if not lbas.size == pages.size == n:
+            raise ValueError(f"host_ios ops, lbas and pages must have one entry per host I/O; got sizes "
+                             f"{n}, {lbas.size}, {pages.size}")
+        arrivals = host_ios[3]
+        if arrivals is not None:
+            arrivals = check_array("host_ios arrivals", arrivals, 0.0, 1e15)
+            if arrivals.size != n or (np.diff(arrivals) < 0).any():
+                raise ValueError(f"host_ios arrivals must be {n} non-decreasing times in us; got {arrivals.size} "
+                                 f"entries{'' if arrivals.size != n else ', decreasing somewhere'}")
     ground_up = config.arch == "ground-up"
     plan = layout.plan(ops, lbas, pages, rebuild=ground_up or bool(config.failed))
     if config.failed:
