@@ -2,16 +2,9 @@
 
 * :func:`build_array`: drives, drive size, RAID level, over-provisioning and data-reduction ratio
   -> the capacity waterfall from raw to usable to effective (:func:`flashlab.array.array_capacity`).
-  Beside it, IOPS and read and write latency of the same layout simulated as an SSD-based array
-  (:func:`flashlab.array.simulate_array` on small members of the same planes and timing).
 * :func:`stripe_tail`: members per stripe and the chance that one member is slow -> the chance
   that a stripe waits for a slow member, and the mean wait for the slowest of N exponential
   members against the harmonic number H_N (analytic; order statistics).
-* :func:`gc_coordination`: bursty random writes mixed with reads on a 10-drive RAID-6 array ->
-  read-latency histograms of independent (``ssd``), synchronised (``harmonia``) and scheduled
-  (``ground-up``) garbage collection, and the GC timeline of every member.
-* :func:`disk_vs_flash`: the same closed-loop random workload on a disk array and on an
-  SSD-based array -> latency histograms and IOPS.
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for the
 HTML book or ``.live()`` in a kernel. Sizes in bytes, shown in decimal TB (and binary TiB in the
@@ -20,17 +13,12 @@ readout).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, Div, FactorRange, Range1d
+from bokeh.models import ColumnDataSource, Div, FactorRange
 
-from ..array import UNITS, ArrayConfig, array_capacity, array_drive, simulate_array
-from ..ssd import HostLoad
-from ..workload import OP_READ, OP_WRITE, Workload
+from ..array import UNITS, array_capacity
 from .explorable import Control, Explorable
-from .ssd import log_histogram, overlaid_log_histograms
 from .style import PALETTE, REFERENCE, legend_below, new_figure, summary_html
 
 #: Colours of the waterfall: capacity held, capacity taken away, capacity assumed.
@@ -66,45 +54,23 @@ def waterfall_columns(cap) -> dict:
             "size": np.array(size), "label": [f"{x:,.1f}" for x in size], "why": [s.why for s in cap.steps]}
 
 
-#: The mixed workload of :func:`build_array`'s timing: random 4 KiB I/O, 70% reads, closed loop.
-MIXED_LOAD = HostLoad(qd=64, workload=Workload("uniform", read_fraction=0.7))
-#: Host I/Os per timing point of :func:`build_array` (a live update stays well under 300 ms).
-BUILD_REQUESTS = 1500
-
-
-@lru_cache(maxsize=256)
-def array_point(drives: int, raid: int, op: float, requests: int = BUILD_REQUESTS, seed: int = 0):
-    """:data:`MIXED_LOAD` on an SSD-based array of ``drives`` small members at over-provisioning
-    ``op`` in one RAID group (cached)."""
-    return simulate_array(ArrayConfig(arch="ssd", drives=drives, raid=raid, drive=array_drive(op)), MIXED_LOAD,
-                          requests=requests, seed=seed)
-
-
 def build_array() -> Explorable:
     """Build an array from parts: drives, drive size, RAID level (one group of all drives, no
     spares), the array's over-provisioning, a 3% system reserve and an assumed data-reduction
-    ratio give the capacity waterfall from raw to usable to effective; drives, RAID level and
-    over-provisioning also give the IOPS and latency of :data:`MIXED_LOAD` on the array."""
+    ratio give the capacity waterfall from raw to usable to effective."""
 
     def compute(drives, drive_tb, raid, op, ratio):
         cap = array_capacity(drives, drive_tb * UNITS["TB"], raid=raid, op=op, system_reserve=0.03,
                              data_reduction=ratio)
-        r = array_point(drives, raid, op)
-        rd, wr = r.percentiles(OP_READ), r.percentiles(OP_WRITE)
         tb, tib = UNITS["TB"], UNITS["TiB"]
         text = (
             f"{drives} x {drive_tb:g} TB in RAID-{raid}: raw <b>{cap.raw_bytes / tb:,.2f} TB</b> "
             f"({cap.raw_bytes / tib:,.2f} TiB), usable <b>{cap.usable_bytes / tb:,.2f} TB</b> "
             f"({cap.usable_bytes / tib:,.2f} TiB, {cap.usable_bytes / cap.raw_bytes:.0%} of raw), "
             f"effective <b>{cap.effective_bytes / tb:,.2f} TB</b> if the data reduces {ratio:g}:1. "
-            "Only usable is guaranteed.<br>"
-            f"Random 4 KiB, 70% reads, 64 outstanding: <b>{r.iops():,.0f} IOPS</b>; reads p50 "
-            f"{rd['p50'] / 1e3:.2f} ms, p99 <b>{rd['p99'] / 1e3:.2f} ms</b>; writes p50 {wr['p50'] / 1e3:.2f} ms, "
-            f"p99 <b>{wr['p99'] / 1e3:.2f} ms</b>."
+            "Only usable is guaranteed."
         )
-        lat = {"kind": ["read p50", "read p99", "write p50", "write p99"],
-               "ms": np.array([rd["p50"], rd["p99"], wr["p50"], wr["p99"]]) / 1e3}
-        return {"bars": waterfall_columns(cap), "latency": lat, "summary": summary_html(text)}
+        return {"bars": waterfall_columns(cap), "summary": summary_html(text)}
 
     def figure(data):
         src = ColumnDataSource(data["bars"])
@@ -117,12 +83,7 @@ def build_array() -> Explorable:
                text_font_size="11px", y_offset=-2)
         p.xaxis.major_label_orientation = 0.6
         p.y_range.start = 0
-        lat = ColumnDataSource(data["latency"])
-        q = new_figure("Latency of random 4 KiB I/O (70% reads)", "", "latency (ms)", height=240,
-                       x_range=FactorRange(*data["latency"]["kind"]), tooltips=[("", "@kind"), ("ms", "@ms{0.00}")])
-        q.vbar(x="kind", top="ms", width=0.6, source=lat, color=PALETTE[4])
-        q.y_range.start = 0
-        return column(summary, p, q, sizing_mode="stretch_width"), {"bars": src, "latency": lat, "summary": summary}
+        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
 
     return Explorable(compute, figure, [
         Control("drives", "Drives", ARRAY_DRIVES, 12, live_values=tuple(range(4, 49, 2)), fmt="{}"),
@@ -176,131 +137,4 @@ def stripe_tail() -> Explorable:
                 live_values=tuple(range(1, 101)), fmt="{}"),
         Control("p_slow", "Chance a member is slow, p", (0.001, 0.006, 0.01, 0.05), 0.01,
                 live_values=(0.001, 0.002, 0.006, 0.01, 0.02, 0.05, 0.1), fmt="{:.1%}"),
-    ])
-
-
-# ================================================================== independent vs coordinated GC
-#: Architectures compared by :func:`gc_coordination`, with their colours and names.
-GC_ARCHS = {"ssd": (PALETTE[3], "independent (SSD-based)"), "harmonia": (PALETTE[1], "synchronised (Harmonia)"),
-            "ground-up": (PALETTE[2], "scheduled, reads rebuilt (ground-up)")}
-#: Host I/O rates while a burst is on (IOPS; 50% writes), and the bursts: 20 ms on, 20 ms off.
-GC_RATES = (10000, 20000)
-GC_BURSTS = (20000.0, 20000.0)
-GC_REQUESTS = 6000
-HIST_LO_US, HIST_HI_US = 30.0, 1e5
-
-
-@lru_cache(maxsize=64)
-def gc_point(arch: str, rate: int, requests: int = GC_REQUESTS, seed: int = 1):
-    """Random 4 KiB I/O, half reads, Poisson at ``rate`` IOPS in bursts of 20 ms every 40 ms, on
-    a 10-drive RAID-6 array of small SSDs at op 0.07 with GC ``arch`` (cached)."""
-    load = HostLoad(qd=64, rate_iops=float(rate), workload=Workload("uniform", read_fraction=0.5))
-    return simulate_array(ArrayConfig(arch=arch, drives=10, raid=6, drive=array_drive(0.07)), load,
-                          requests=requests, bursts=GC_BURSTS, seed=seed)
-
-
-def gc_timeline(r, n: int = 80) -> dict:
-    """Rectangles of the GC timeline: member ``y`` x interval ``x`` (ms), ``busy`` the share of
-    the interval the member spent collecting (only intervals with some GC)."""
-    busy = r.gc_busy(n)
-    t0 = float(np.nanmin(r.arrival_us))
-    width = (float(np.nanmax(r.done_us)) - t0) / n
-    d, i = np.nonzero(busy > 0)
-    return {"x": (t0 + (i + 0.5) * width) / 1e3, "y": d.astype(float), "w": np.full(d.size, width / 1e3),
-            "busy": busy[d, i]}
-
-
-def gc_coordination() -> Explorable:
-    """Bursty random writes and reads on a 10-drive RAID-6 array: read-latency histograms of the
-    three GC architectures at the chosen rate, and the GC timeline of every member of one."""
-
-    def compute(rate, arch):
-        runs = {a: gc_point(a, rate) for a in GC_ARCHS}
-        hist = {}
-        for a, r in runs.items():
-            share, edges = log_histogram(r.latency_us[r.op == OP_READ], HIST_LO_US, HIST_HI_US)
-            hist[a.replace("-", "_")] = share
-        hist["left"], hist["right"] = edges[:-1] / 1e3, edges[1:] / 1e3
-        p99 = {a: r.percentiles(OP_READ)["p99"] for a, r in runs.items()}
-        r = runs[arch]
-        text = (
-            f"Bursts at {rate:,} IOPS (half writes). Read p99: independent <b>{p99['ssd'] / 1e3:.2f} ms</b>, "
-            f"synchronised <b>{p99['harmonia'] / 1e3:.2f} ms</b>, ground-up <b>{p99['ground-up'] / 1e3:.2f} ms</b> "
-            f"({p99['ground-up'] / p99['ssd']:.2f}x independent). Timeline below: {GC_ARCHS[arch][1]}, members "
-            f"collecting {r.gc_share().mean():.0%} of the time on average"
-            + (f", {int(r.rebuilt.sum()):,} reads rebuilt from parity." if arch == "ground-up" else ".")
-        )
-        return {"hist": hist, "timeline": gc_timeline(r), "summary": summary_html(text)}
-
-    def figure(data):
-        hist = ColumnDataSource(data["hist"])
-        tl = ColumnDataSource(data["timeline"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        layers = [(a.replace("-", "_"), colour, label) for a, (colour, label) in GC_ARCHS.items()]
-        p = overlaid_log_histograms("Read latency", "read latency (ms, log scale)", "reads (%)", HIST_LO_US,
-                                    HIST_HI_US, hist, layers)
-        legend_below(p, 1)
-        q = new_figure("Garbage collection of each member over time", "time (ms)", "member", height=300,
-                       y_range=Range1d(-0.6, 9.6), tooltips=[("member", "@y"), ("ms", "@x{0.0}"),
-                                                              ("collecting", "@busy{0%}")])
-        q.rect(x="x", y="y", width="w", height=0.8, source=tl, fill_color=PALETTE[3], fill_alpha="busy",
-               line_color=None)
-        return column(summary, p, q, sizing_mode="stretch_width"), {"hist": hist, "timeline": tl,
-                                                                    "summary": summary}
-
-    return Explorable(compute, figure, [
-        Control("rate", "I/O rate during a burst (IOPS)", GC_RATES, 20000, live_values=(5000, 10000, 15000, 20000),
-                fmt="{:,}"),
-        Control("arch", "Timeline of", tuple(GC_ARCHS), "ssd", fmt="{}"),
-    ])
-
-
-# ================================================================== disk array vs flash array
-#: Outstanding host I/Os of :func:`disk_vs_flash`.
-DISK_QDS = (4, 16, 64)
-DISK_REQUESTS = 1500
-DISK_HIST_HI_US = 2e5
-
-
-@lru_cache(maxsize=64)
-def disk_flash_point(arch: str, qd: int, requests: int = DISK_REQUESTS, seed: int = 0):
-    """Closed-loop random 4 KiB I/O, 70% reads, ``qd`` outstanding, on 10 members in RAID-6:
-    Cheetah 15K.7 disks (``arch='disk'``) or small SSDs at op 0.07 (``'ssd'``) (cached)."""
-    load = HostLoad(qd=qd, workload=Workload("uniform", read_fraction=0.7))
-    return simulate_array(ArrayConfig(arch=arch, drives=10, raid=6), load, requests=requests, seed=seed)
-
-
-def disk_vs_flash() -> Explorable:
-    """The same random workload on a disk array and on an SSD-based array: latency histograms
-    (log scale) of reads and writes, and IOPS, as the number of outstanding I/Os grows."""
-
-    def compute(qd):
-        runs = {a: disk_flash_point(a, qd) for a in ("disk", "ssd")}
-        hist, lines = {}, []
-        for a, r in runs.items():
-            for op, name in ((OP_READ, "read"), (OP_WRITE, "write")):
-                share, edges = log_histogram(r.latency_us[r.op == op], HIST_LO_US, DISK_HIST_HI_US)
-                hist[f"{a}_{name}"] = share
-            rd, wr = r.percentiles(OP_READ), r.percentiles(OP_WRITE)
-            lines.append(f"{'disks' if a == 'disk' else 'SSDs'}: <b>{r.iops():,.0f} IOPS</b>, read p50 "
-                         f"{rd['p50'] / 1e3:.2f} ms, p99 {rd['p99'] / 1e3:.1f} ms; write p50 {wr['p50'] / 1e3:.2f} ms, "
-                         f"p99 {wr['p99'] / 1e3:.1f} ms")
-        hist["left"], hist["right"] = edges[:-1] / 1e3, edges[1:] / 1e3
-        ratio = runs["ssd"].iops() / runs["disk"].iops()
-        text = (f"10 members in RAID-6, random 4 KiB, 70% reads, {qd} outstanding. " + "; ".join(lines)
-                + f". The flash array does <b>{ratio:,.0f}x</b> the I/Os per second.")
-        return {"hist": hist, "summary": summary_html(text)}
-
-    def figure(data):
-        hist = ColumnDataSource(data["hist"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        layers = [("ssd_read", PALETTE[0], "SSD array, reads"), ("ssd_write", PALETTE[9], "SSD array, writes"),
-                  ("disk_read", PALETTE[3], "disk array, reads"), ("disk_write", PALETTE[1], "disk array, writes")]
-        p = overlaid_log_histograms("Latency, disk array against flash array", "latency (ms, log scale)",
-                                    "I/Os (%)", HIST_LO_US, DISK_HIST_HI_US, hist, layers)
-        legend_below(p, 2)
-        return column(summary, p, sizing_mode="stretch_width"), {"hist": hist, "summary": summary}
-
-    return Explorable(compute, figure, [
-        Control("qd", "Outstanding I/Os", DISK_QDS, 16, live_values=(1, 2, 4, 8, 16, 32, 64), fmt="{}"),
     ])
