@@ -11,7 +11,8 @@ import pytest
 from flashlab.db import direct_path_scan, redo_log, rwmix
 from flashlab.viz import database as V
 
-FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace]
+FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace, V.flush_page_size,
+             V.smart_flash_logging]
 
 
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
