@@ -44,10 +44,9 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
-    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
-    "tech.ShrinkReturns", "tech.ShrinkSweep", "db.FlushResult", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
+    "db.FlushResult",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
 }
 

@@ -83,15 +83,19 @@ def test_temp_sort_writes_then_reads_the_same_bytes_on_flash_and_disk():
 
 
 def test_smart_flash_logging_races_disk_and_flash():
-    """Redo on a 15k disk and on flash at once, each commit done at the first copy: the disk
-    nearly always wins (sequential writes), so the median does not improve (Harrison on Exadata:
-    500 us with, 481 without, flash first 3.8%); the flash wins only some writes."""
+    """Redo on a 15k disk and on flash at once, each commit done at the first copy. The median
+    does not improve (Harrison on Exadata: 500 us with, 481 without, flash first 3.8%). In this
+    model the disk wins every write: the log writer's writes run back to back, so the head is
+    always at the next sector (20 to 200 us) while a flash program takes 850 us or more; with
+    nothing else on the disk there are no slow syncs for the flash to trim, and the race changes
+    no commit (issue 12's tail check is not met; the chapter says so)."""
     from flashlab.device.hdd import CHEETAH_15K7
 
     off = redo_log(CHEETAH_15K7, sessions=8, commits=1000, redo_block=4096, seed=1)
     on = redo_log(SMALL, sessions=8, commits=1000, redo_block=4096, mirror=CHEETAH_15K7, seed=1)
     assert on.commit_latency["p50"] >= 0.95 * off.commit_latency["p50"]
-    assert 0.0 < on.flash_first < 0.1 and np.isnan(off.flash_first)
+    assert on.flash_first == 0.0 and np.isnan(off.flash_first)
+    assert np.array_equal(on.commit_us, off.commit_us)  # the disk's copy decides every commit
     again = redo_log(SMALL, sessions=8, commits=1000, redo_block=4096, mirror=CHEETAH_15K7, seed=1)
     assert np.array_equal(on.commit_us, again.commit_us)
     with pytest.raises(ValueError, match="redo_block"):

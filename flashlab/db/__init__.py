@@ -16,8 +16,8 @@ Each model writes the region it reads before timing (or reads only what it wrote
 result record. Times in microseconds, sizes in bytes.
 """
 
-from flashlab.db.flush import FlushResult, flushed_writes
 from flashlab.db.benchmark import MixResult, littles_law_read_iops, rwmix, streams
+from flashlab.db.flush import FlushResult, flushed_writes
 from flashlab.db.oltp import OltpResult, oltp
 from flashlab.db.redo import REDO_BLOCKS, RedoResult, redo_log
 from flashlab.db.scan import ScanResult, direct_path_scan
