@@ -580,7 +580,7 @@ def write_cache(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorabl
         compute,
         figure,
         [
-            Control("cache", "Write cache (MiB, power-loss protected)", CACHE_MIB, 4,
+            Control("cache", "Write cache (MiB, power-loss protected)", CACHE_MIB, 0,
                     live_values=(0, 1, 2, 4, 8, 16, 32), fmt="{:d}"),
             Control("rate", "Write rate (4 KiB writes per second)", CACHE_RATES, 2000,
                     live_values=tuple(range(500, 4001, 500)), fmt="{:,d}"),
