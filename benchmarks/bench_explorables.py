@@ -17,7 +17,7 @@ from flashlab.viz.database import (benchmark_mix, flush_page_size, redo_block_si
 from flashlab.viz.explorable import apply
 from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
 from flashlab.viz.levels import bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
-from flashlab.viz.ssd import fast_pages, preconditioning_curve, read_behind, tail_latency
+from flashlab.viz.ssd import fast_pages, preconditioning_curve, read_behind, tail_latency, write_cache
 
 TARGET_MS = 100.0
 
@@ -39,6 +39,7 @@ LIVE = [
     ("cliff tail latency (64 MiB, 3 fills)", tail_latency),
     ("cliff read behind an erase", read_behind),
     ("cliff fast-page steering (64 MiB)", fast_pages),
+    ("cliff write cache (64 MiB, 3 fills)", write_cache),
     ("db rwmixread vs streams (128 MiB)", benchmark_mix),
     ("db scan time vs DOP (48 MiB, 5 scans)", scan_parallelism),
     ("db redo block size (48 MiB, 2 x 300 commits)", redo_block_size),
