@@ -255,8 +255,9 @@ def gc_coordination() -> Explorable:
         tl = ColumnDataSource(data["timeline"])
         summary = Div(text=data["summary"], sizing_mode="stretch_width")
         layers = [(a.replace("-", "_"), colour, label) for a, (colour, label) in GC_ARCHS.items()]
-        p = overlaid_log_histograms("Read latency", "read latency (ms, log scale)", "reads (%)", HIST_LO_US,
-                                    HIST_HI_US, hist, layers)
+        p = overlaid_log_histograms("Read latency (y axis cut at 10% to show the tail)", "read latency (ms, log scale)",
+                                    "reads (%)", HIST_LO_US, HIST_HI_US, hist, layers)
+        p.y_range.end = 10
         legend_below(p, 1)
         tips = [("member", "@y"), ("ms", "@x{0.0}"), ("collecting", "@busy{0%}"), ("read p99 (ms)", "@p99{0.00}")]
         q = new_figure("Garbage collection of each member over time", "time (ms)", "member", height=260,
