@@ -2,9 +2,16 @@
 
 * :func:`build_array`: drives, drive size, RAID level, over-provisioning and data-reduction ratio
   -> the capacity waterfall from raw to usable to effective (:func:`flashlab.array.array_capacity`).
+  Beside it, IOPS and read and write latency of the same layout simulated as an SSD-based array
+  (:func:`flashlab.array.simulate_array` on small members of the same planes and timing).
 * :func:`stripe_tail`: members per stripe and the chance that one member is slow -> the chance
   that a stripe waits for a slow member, and the mean wait for the slowest of N exponential
   members against the harmonic number H_N (analytic; order statistics).
+* :func:`gc_coordination`: bursty random writes mixed with reads on a 10-drive RAID-6 array ->
+  read-latency histograms of independent (``ssd``), synchronised (``harmonia``) and scheduled
+  (``ground-up``) garbage collection, and the GC timeline of every member.
+* :func:`disk_vs_flash`: the same closed-loop random workload on a disk array and on an
+  SSD-based array -> latency histograms and IOPS.
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for the
 HTML book or ``.live()`` in a kernel. Sizes in bytes, shown in decimal TB (and binary TiB in the
@@ -13,12 +20,18 @@ readout).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, Div, FactorRange
+from bokeh.models import ColorBar, ColumnDataSource, Div, FactorRange, LogColorMapper, Range1d
+from bokeh.palettes import Viridis256
 
-from ..array import UNITS, array_capacity
+from ..array import UNITS, ArrayConfig, array_capacity, array_drive, simulate_array
+from ..ssd import HostLoad
+from ..workload import OP_READ, OP_WRITE, Workload
 from .explorable import Control, Explorable
+from .ssd import log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, REFERENCE, legend_below, new_figure, summary_html
 
 #: Colours of the waterfall: capacity held, capacity taken away, capacity assumed.
@@ -54,23 +67,60 @@ def waterfall_columns(cap) -> dict:
             "size": np.array(size), "label": [f"{x:,.1f}" for x in size], "why": [s.why for s in cap.steps]}
 
 
+#: The mixed workload of :func:`build_array`'s timing: random 4 KiB I/O, 70% reads, closed loop.
+MIXED_LOAD = HostLoad(qd=64, workload=Workload("uniform", read_fraction=0.7))
+#: Host I/Os per timing point of :func:`build_array`.
+BUILD_REQUESTS = 1500
+#: The smallest over-provisioning a simulated member gets. ``op = 0`` is valid capacity
+#: arithmetic (the array holds nothing back) but no drive: a flash member needs spare blocks to
+#: collect garbage, so below this the timing uses this op (and the figure says so).
+TIMING_MIN_OP = 0.07
+
+
+def timing_op(op: float) -> float:
+    """The members' over-provisioning in :func:`build_array`'s timing for the array's ``op``:
+    ``op`` itself, but at least :data:`TIMING_MIN_OP`."""
+    return max(float(op), TIMING_MIN_OP)
+
+
+@lru_cache(maxsize=256)
+def array_point(drives: int, raid: int, member_op: float, requests: int = BUILD_REQUESTS, seed: int = 0):
+    """:data:`MIXED_LOAD` on an SSD-based array of ``drives`` small members (16 MiB each, see
+    :func:`flashlab.array.array_drive`) at over-provisioning ``member_op`` (> 0) in one RAID
+    group (cached)."""
+    return simulate_array(ArrayConfig(arch="ssd", drives=drives, raid=raid, drive=array_drive(member_op)),
+                          MIXED_LOAD, requests=requests, seed=seed)
+
+
 def build_array() -> Explorable:
     """Build an array from parts: drives, drive size, RAID level (one group of all drives, no
     spares), the array's over-provisioning, a 3% system reserve and an assumed data-reduction
-    ratio give the capacity waterfall from raw to usable to effective."""
+    ratio give the capacity waterfall from raw to usable to effective; drives, RAID level and
+    over-provisioning also give the IOPS and latency of :data:`MIXED_LOAD` on the array."""
 
     def compute(drives, drive_tb, raid, op, ratio):
         cap = array_capacity(drives, drive_tb * UNITS["TB"], raid=raid, op=op, system_reserve=0.03,
                              data_reduction=ratio)
+        member_op = timing_op(op)
+        r = array_point(drives, raid, member_op)
+        rd, wr = r.percentiles(OP_READ), r.percentiles(OP_WRITE)
+        op_note = (f"members at op {member_op:g}" if member_op == op else
+                   f"op {op:g} is no drive, so the members run at op {member_op:g}")
         tb, tib = UNITS["TB"], UNITS["TiB"]
         text = (
             f"{drives} x {drive_tb:g} TB in RAID-{raid}: raw <b>{cap.raw_bytes / tb:,.2f} TB</b> "
             f"({cap.raw_bytes / tib:,.2f} TiB), usable <b>{cap.usable_bytes / tb:,.2f} TB</b> "
             f"({cap.usable_bytes / tib:,.2f} TiB, {cap.usable_bytes / cap.raw_bytes:.0%} of raw), "
             f"effective <b>{cap.effective_bytes / tb:,.2f} TB</b> if the data reduces {ratio:g}:1. "
-            "Only usable is guaranteed."
+            "Only usable is guaranteed.<br>"
+            f"Simulated as an SSD-based array of {drives} small members ({op_note}), random 4 KiB, "
+            f"70% reads, 64 outstanding: <b>{r.iops():,.0f} IOPS</b>; reads p50 "
+            f"{rd['p50'] / 1e3:.2f} ms, p99 <b>{rd['p99'] / 1e3:.2f} ms</b>; writes p50 {wr['p50'] / 1e3:.2f} ms, "
+            f"p99 <b>{wr['p99'] / 1e3:.2f} ms</b>."
         )
-        return {"bars": waterfall_columns(cap), "summary": summary_html(text)}
+        lat = {"kind": ["read p50", "read p99", "write p50", "write p99"],
+               "ms": np.array([rd["p50"], rd["p99"], wr["p50"], wr["p99"]]) / 1e3}
+        return {"bars": waterfall_columns(cap), "latency": lat, "summary": summary_html(text)}
 
     def figure(data):
         src = ColumnDataSource(data["bars"])
@@ -83,7 +133,12 @@ def build_array() -> Explorable:
                text_font_size="11px", y_offset=-2)
         p.xaxis.major_label_orientation = 0.6
         p.y_range.start = 0
-        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+        lat = ColumnDataSource(data["latency"])
+        q = new_figure("Latency of random 4 KiB I/O (70% reads)", "", "latency (ms)", height=240,
+                       x_range=FactorRange(*data["latency"]["kind"]), tooltips=[("", "@kind"), ("ms", "@ms{0.00}")])
+        q.vbar(x="kind", top="ms", width=0.6, source=lat, color=PALETTE[4])
+        q.y_range.start = 0
+        return column(summary, p, q, sizing_mode="stretch_width"), {"bars": src, "latency": lat, "summary": summary}
 
     return Explorable(compute, figure, [
         Control("drives", "Drives", ARRAY_DRIVES, 12, live_values=tuple(range(4, 49, 2)), fmt="{}"),
@@ -137,4 +192,152 @@ def stripe_tail() -> Explorable:
                 live_values=tuple(range(1, 101)), fmt="{}"),
         Control("p_slow", "Chance a member is slow, p", (0.001, 0.006, 0.01, 0.05), 0.01,
                 live_values=(0.001, 0.002, 0.006, 0.01, 0.02, 0.05, 0.1), fmt="{:.1%}"),
+    ])
+
+
+# ================================================================== independent vs coordinated GC
+#: Architectures compared by :func:`gc_coordination`, with their colours and names.
+GC_ARCHS = {"ssd": (PALETTE[3], "independent (SSD-based)"), "harmonia": (PALETTE[1], "synchronised (Harmonia)"),
+            "ground-up": (PALETTE[2], "scheduled, reads rebuilt (ground-up)")}
+#: Host I/O rates while a burst is on (IOPS; 30% writes), and the bursts: 20 ms on, 40 ms off
+#: (the workload of tests/test_array.py's coordination checks).
+GC_RATES = (2000, 4000)
+GC_BURSTS = (20000.0, 40000.0)
+GC_REQUESTS = 2000
+GC_INTERVALS = 60
+HIST_LO_US, HIST_HI_US = 30.0, 1e5
+
+
+@lru_cache(maxsize=64)
+def gc_point(arch: str, rate: int, requests: int = GC_REQUESTS, fills: float = 1.0, seed: int = 1):
+    """Random 4 KiB I/O, 70% reads, Poisson at ``rate`` IOPS in bursts of 20 ms every 60 ms, on
+    a 10-drive RAID-6 array of small SSDs at op 0.25 with GC ``arch``, preconditioned with a
+    sequential fill and ``fills`` random drive fills (a tiny ``fills`` leaves the drives so much
+    free space that the run needs no GC: the reference ttFlash compares with) (cached)."""
+    load = HostLoad(qd=64, rate_iops=float(rate), workload=Workload("uniform", read_fraction=0.7))
+    return simulate_array(ArrayConfig(arch=arch, drives=10, raid=6, drive=array_drive(0.25)), load,
+                          requests=requests, bursts=GC_BURSTS, precondition_fills=fills, seed=seed)
+
+
+def gc_timeline(r, n: int = GC_INTERVALS) -> dict:
+    """Rectangles of the members' timelines over ``n`` intervals: member ``y`` x interval ``x``
+    (ms, centre), ``w`` its width (ms), ``busy`` the share of the interval the member spent
+    collecting, ``p99`` (ms) the member's read p99 in the interval (NaN if it served no read)."""
+    busy = r.gc_busy(n)
+    mi = r.member_intervals(n, op=OP_READ)
+    d, i = np.indices(busy.shape).reshape(2, -1)
+    mid = 0.5 * (mi["start_us"] + mi["end_us"]) / 1e3
+    return {"x": mid[i], "y": d.astype(float), "w": (mi["end_us"] - mi["start_us"])[i] / 1e3,
+            "busy": busy[d, i], "p99": mi["p99"][d, i] / 1e3}
+
+
+def gc_coordination() -> Explorable:
+    """Bursty random writes and reads on a 10-drive RAID-6 array: read-latency histograms of the
+    three GC architectures at the chosen rate, and the GC timeline of every member of one."""
+
+    def compute(rate, arch):
+        runs = {a: gc_point(a, rate) for a in GC_ARCHS}
+        hist = log_histogram_columns(HIST_LO_US, HIST_HI_US,
+                                     **{a.replace("-", "_"): r.latency_us[r.op == OP_READ] for a, r in runs.items()})
+        p99 = {a: r.percentiles(OP_READ)["p99"] for a, r in runs.items()}
+        r = runs[arch]
+        text = (
+            f"Bursts at {rate:,} IOPS (30% writes). Read p99: independent <b>{p99['ssd'] / 1e3:.2f} ms</b>, "
+            f"synchronised <b>{p99['harmonia'] / 1e3:.2f} ms</b>, ground-up <b>{p99['ground-up'] / 1e3:.2f} ms</b> "
+            f"({p99['ground-up'] / p99['ssd']:.2f}x independent). Timelines below: {GC_ARCHS[arch][1]}, members "
+            f"collecting {r.gc_share().mean():.0%} of the time on average"
+            + (f", {int(r.rebuilt.sum()):,} reads rebuilt from parity." if arch == "ground-up" else ".")
+        )
+        return {"hist": hist, "timeline": gc_timeline(r), "summary": summary_html(text)}
+
+    def figure(data):
+        hist = ColumnDataSource(data["hist"])
+        tl = ColumnDataSource(data["timeline"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        layers = [(a.replace("-", "_"), colour, label) for a, (colour, label) in GC_ARCHS.items()]
+        p = overlaid_log_histograms("Read latency (y axis cut at 10% to show the tail)", "read latency (ms, log scale)",
+                                    "reads (%)", HIST_LO_US, HIST_HI_US, hist, layers)
+        p.y_range.end = 10
+        legend_below(p, 1)
+        tips = [("member", "@y"), ("ms", "@x{0.0}"), ("collecting", "@busy{0%}"), ("read p99 (ms)", "@p99{0.00}")]
+        q = new_figure("Garbage collection of each member over time", "time (ms)", "member", height=260,
+                       y_range=Range1d(-0.6, 9.6), tooltips=tips)
+        q.rect(x="x", y="y", width="w", height=0.8, source=tl, fill_color=PALETTE[3], fill_alpha="busy",
+               line_color=None)
+        mapper = LogColorMapper(palette=Viridis256, low=0.1, high=HIST_HI_US / 1e3, nan_color="rgba(0,0,0,0)")
+        m = new_figure("Read p99 of each member over time", "time (ms)", "member", height=300,
+                       y_range=Range1d(-0.6, 9.6), x_range=q.x_range, tooltips=tips)
+        m.rect(x="x", y="y", width="w", height=0.8, source=tl, fill_color={"field": "p99", "transform": mapper},
+               line_color=None)
+        m.add_layout(ColorBar(color_mapper=mapper, title="read p99 (ms)", height=10, padding=4), "below")
+        for f in (q, m):
+            f.yaxis.ticker = list(range(10))
+        return column(summary, p, q, m, sizing_mode="stretch_width"), {"hist": hist, "timeline": tl,
+                                                                          "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("rate", "I/O rate during a burst (IOPS)", GC_RATES, 4000, live_values=(1000, 2000, 3000, 4000),
+                fmt="{:,}"),
+        Control("arch", "Timelines of", tuple(GC_ARCHS), "ssd", fmt="{}"),
+    ])
+
+
+# ================================================================== disk array vs flash array
+#: Outstanding host I/Os of :func:`disk_vs_flash`.
+DISK_QDS = (4, 16, 64)
+DISK_REQUESTS = 1500
+DISK_HIST_HI_US = 2e5
+
+
+#: The controllers' caches of :func:`disk_vs_flash` when on: DRAM read cache and mirrored write cache.
+CACHE_BYTES = 64 * 2**20
+
+
+@lru_cache(maxsize=64)
+def disk_flash_point(arch: str, qd: int, cache: bool = False, requests: int = DISK_REQUESTS, seed: int = 0):
+    """Closed-loop random 4 KiB I/O, 70% reads, ``qd`` outstanding, on 10 members in RAID-6:
+    Cheetah 15K.7 disks (``arch='disk'``) or small SSDs at op 0.07 (``'ssd'``), with the
+    controllers' read and mirrored write caches of :data:`CACHE_BYTES` each if ``cache`` (cached)."""
+    load = HostLoad(qd=qd, workload=Workload("uniform", read_fraction=0.7))
+    c = CACHE_BYTES if cache else 0
+    return simulate_array(ArrayConfig(arch=arch, drives=10, raid=6, drive=array_drive(0.07), read_cache_bytes=c,
+                                      write_cache_bytes=c), load, requests=requests, seed=seed)
+
+
+def disk_vs_flash() -> Explorable:
+    """The same random workload on a disk array (its controller caches on or off) and on an
+    SSD-based array (no cache: the disk-array design flash does without): latency histograms
+    (log scale) of reads and writes, IOPS and percentiles."""
+
+    def compute(qd, cache):
+        runs = {"disk": disk_flash_point("disk", qd, cache), "ssd": disk_flash_point("ssd", qd)}
+        hist = log_histogram_columns(HIST_LO_US, DISK_HIST_HI_US, **{
+            f"{a}_{name}": r.latency_us[r.op == op] for a, r in runs.items()
+            for op, name in ((OP_READ, "read"), (OP_WRITE, "write"))})
+        lines = []
+        for a, r in runs.items():
+            rd, wr = r.percentiles(OP_READ), r.percentiles(OP_WRITE)
+            lines.append(f"{'disks' if a == 'disk' else 'SSDs'}: <b>{r.iops():,.0f} IOPS</b>, read p50 "
+                         f"{rd['p50'] / 1e3:.2f} ms, p99 {rd['p99'] / 1e3:.1f} ms; write p50 {wr['p50'] / 1e3:.2f} ms, "
+                         f"p99 {wr['p99'] / 1e3:.1f} ms")
+        ratio = runs["ssd"].iops() / runs["disk"].iops()
+        caches = (f"the disk array with {CACHE_BYTES >> 20} MiB read and mirrored write caches" if cache else
+                  "no controller cache")
+        text = (f"10 members in RAID-6, random 4 KiB, 70% reads, {qd} outstanding, {caches}. " + "; ".join(lines)
+                + f". The flash array does <b>{ratio:,.0f}x</b> the I/Os per second.")
+        return {"hist": hist, "summary": summary_html(text)}
+
+    def figure(data):
+        hist = ColumnDataSource(data["hist"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        layers = [("ssd_read", PALETTE[0], "SSD array, reads"), ("ssd_write", PALETTE[9], "SSD array, writes"),
+                  ("disk_read", PALETTE[3], "disk array, reads"), ("disk_write", PALETTE[1], "disk array, writes")]
+        p = overlaid_log_histograms("Latency, disk array against flash array", "latency (ms, log scale)",
+                                    "I/Os (%)", HIST_LO_US, DISK_HIST_HI_US, hist, layers)
+        legend_below(p, 2)
+        return column(summary, p, sizing_mode="stretch_width"), {"hist": hist, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("qd", "Outstanding I/Os", DISK_QDS, 16, live_values=(1, 2, 4, 8, 16, 32, 64), fmt="{}"),
+        Control("cache", "Disk array's controller caches", (False, True), False, fmt="{}"),
     ])
