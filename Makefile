@@ -58,12 +58,12 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest tests -m book -q
 
 # Kernels run without bounds checks (an index that escapes corrupts memory silently): run the tests
-# that drive every kernel (cell pulses and ISPP, Monte Carlo reads, FTL, SSD events, array layouts and host I/Os) once more with
+# that drive every kernel (cell pulses and ISPP, Monte Carlo reads, FTL, SSD events, array layouts and host I/Os, the OLTP buffer pool) once more with
 # numba's bounds checks on, in their own cache (the checked kernels are different machine code),
 # so such an index fails a test instead.
 BOUNDSCHECK_TESTS := tests/test_cell_physics.py tests/test_cell_errors.py tests/test_ftl.py \
 	tests/test_ftl_reference.py tests/test_timing.py tests/test_safety.py tests/test_ssd_cache.py \
-	tests/test_array.py
+	tests/test_array.py tests/test_db_oltp.py
 test-boundscheck: $(STAMP)
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/.cache/numba-boundscheck $(BIN)/python -m pytest $(BOUNDSCHECK_TESTS) -q $(XDIST)
 

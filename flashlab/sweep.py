@@ -348,7 +348,9 @@ def _run_dask(fn, pending, client):
     import cloudpickle
 
     env = _worker_environ()
-    fn_ref = client.scatter(cloudpickle.dumps(fn), broadcast=True)
+    # a random key, not the content's hash: a sweep just before on the same scheduler released the
+    # same function under the same key, and reusing it raced with that release (lost dependencies)
+    fn_ref = client.scatter(cloudpickle.dumps(fn), broadcast=True, hash=False)
     futures = {client.submit(_dask_task, fn_ref, kwargs, env, pure=False): key for key, kwargs in pending}
     try:
         for fut in as_completed(futures):

@@ -44,8 +44,8 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
-    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
-    "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult",
+    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
+    "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
 }
 
@@ -494,6 +494,16 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                runs=Param("int", 2, cap=64), run_bytes=Param("int", 65536, cap=2**22),
                io_bytes=Param("int", 16384, cap=2**22)), "db")
 
+    add("db.oltp", DB.oltp,
+        params({"write_back": False, "sessions": 4, "accesses": 300, "blocks": 400, "buffers": 50, "modify": 0.5,
+                "flash_hit": 0.9, "cpu_us": 50.0, "dbwr_depth": 4, "disks": 2, "flash_drives": 1, "disk": CHEETAH_15K7,
+                "flash": rconf, "samples": 10, "seed": 0},
+               sessions=Param("int", 4, cap=64), accesses=Param("int", 300, cap=3000), blocks=Param("int", 400, cap=10**5),
+               buffers=Param("int", 50, cap=300), dbwr_depth=Param("int", 4, cap=64), disks=Param("int", 2, cap=64),
+               flash_drives=Param("int", 1, cap=16), samples=Param("int", 10, cap=300),
+               disk=Param("opt_obj", CHEETAH_15K7, never=(rconf, "cheetah", 3)),
+               flash=Param("opt_obj", rconf, never=(CHEETAH_15K7, "mlc", 3))), "db")
+
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")
     add("presets.technology", PR.technology,
@@ -629,12 +639,14 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("array.ArrayConfig", AR.ArrayConfig,
         dataclass_params(one, drives=Param("int", 1, never=(257, 0)), raid=Param("int", 0, never=(2, 7, 5)),
                          stripe_unit=Param("int", 16384, never=(6000, 2048)),
-                         gc_limit=Param("int", 1, never=(0, 2))), "array")
+                         gc_limit=Param("int", 1, never=(0, 2)),
+                         failed=Param("anything", (), never=((0,), (1,), "x", (0.5,)))), "array")
     aload = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.5))
     add("array.simulate_array", AR.simulate_array,
         params({"config": one, "load": aload, "requests": 40, "bursts": None, "precondition_fills": 0.5, "seed": 1,
-                "progress": False},
+                "progress": False, "host_ios": None},
                config=Param("opt_obj", one), requests=Param("int", 40, cap=2000),
+               host_ios=Param("anything", None, never=((1, 2), "x", ([0], [0], [1]), ([0], [-1], [1], None))),
                bursts=Param("anything", None, never=((1.0,), (0.0, 1.0), "x", 3, [1.0, 2.0])),
                precondition_fills=Param("real", 0.5, cap=2.0), progress="opt_bool"), "array")
 
@@ -646,8 +658,34 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     for m in ("iops", "percentiles", "member_percentiles", "stripe_waits"):
         add(f"array.ArrayResult.{m}", method(arr, m), {"op": aop}, "array", nan_ok=True)
     add("array.ArrayResult.intervals", method(arr, "intervals"), {"n": Param("int", 5, cap=1000), "op": aop}, "array")
+    add("array.ArrayResult.member_intervals", method(arr, "member_intervals"),
+        {"n": Param("int", 5, cap=1000), "op": aop}, "array")
     add("array.ArrayResult.gc_busy", method(arr, "gc_busy"), {"n": Param("int", 5, cap=1000)}, "array")
     add("array.ArrayResult.gc_share", method(arr, "gc_share"), {}, "array")
+    lay6 = AR.Layout(raid=6, drives=5, stripe_unit=4096, page_size=4096, member_pages=8)
+    add("array.Layout.tolerates", lay6.tolerates, {"failed": Param("anything", (1, 3), never=((0, 1, 2), (5,), (1, 1),
+                                                                                           "x", (0.5,)))}, "array")
+    add("array.Layout.degrade", lay6.degrade,
+        params({"plan": lay6.plan([0, 1], [0, 4], [3, 1], rebuild=True), "failed": (1, 3), "keep_alternates": True},
+               plan=Param("obj", lay6.plan([0, 1], [0, 4], [3, 1], rebuild=True)),
+               failed=Param("anything", (1, 3), never=((0, 1, 2), (5,), "x"))), "array")
+    host = AR.Host(load=S.HostLoad(qd=2), requests=20)
+    add("array.Host", AR.Host, dataclass_params(host, requests=Param("int", 20, cap=200, never=(0,)),
+                                                stream=Param("choice", "random", never=("scan",)),
+                                                start=Param("real", 0.0, never=(1.0, -0.1))), "array")
+    add("array.simulate_hosts", AR.simulate_hosts,
+        params({"config": one, "hosts": [host, host], "precondition_fills": 0.5, "seed": 1, "progress": False},
+               config=Param("opt_obj", one), hosts=Param("anything", [host, host], never=([], "x", [1], host)),
+               precondition_fills=Param("real", 0.5, cap=2.0), progress="opt_bool"), "array")
+
+    @cache
+    def hres():
+        return AR.simulate_hosts(one, [host, host], seed=2)
+
+    hop = dict(host=Param("opt_int", 1, never=(2, -1, 2.5)), op=aop)
+    for m in ("iops", "percentiles"):
+        add(f"array.HostsResult.{m}", method(hres, m), hop, "array", nan_ok=True)
+    add("array.HostsResult.per_host", method(hres, "per_host"), {}, "array", nan_ok=True)
     return T
 
 

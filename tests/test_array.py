@@ -320,6 +320,25 @@ def test_stripe_waits_name_the_member_that_finished_last_and_ground_up_rebuilds_
         assert ((log["device"] == d) & (log["start_us"] <= t) & ~(log["end_us"] < t)).any()
 
 
+def test_member_intervals_split_each_members_requests_over_the_hosts_intervals(coordination):
+    r = coordination["ssd"]
+    n = 40
+    mi, host = r.member_intervals(n, op=1), r.intervals(n)  # one span for the run, whatever op selects
+    np.testing.assert_array_equal(mi["start_us"], host["start_us"])
+    assert mi["p99"].shape == (10, n)
+    plan, mr = r.plan, r.members
+    ok = np.isfinite(mr.latency_us) & (plan["op"] == 1)
+    span = (mi["end_us"][0] - mi["start_us"][0]) / 1e6
+    assert np.nansum(mi["iops"]) * span == pytest.approx(ok.sum())  # every member read counted once
+    for d, i in ((0, 0), (3, n // 2), (9, n - 1)):  # oracle: select by hand
+        sel = ok & (plan["device"] == d) & (mr.done_us >= mi["start_us"][i])
+        sel &= (mr.done_us < mi["end_us"][i]) if i < n - 1 else (mr.done_us <= mi["end_us"][i])
+        assert mi["iops"][d, i] * span == pytest.approx(sel.sum())
+        if sel.any():
+            assert mi["p99"][d, i] == pytest.approx(np.percentile(mr.latency_us[sel], 99))
+            assert mi["max_us"][d, i] == mr.latency_us[sel].max()
+
+
 def test_coordinated_gc_cuts_the_read_tail(coordination):
     """Ground-up (one member of the parity group collects at a time, reads to it rebuilt from
     the others) against independent drives: p99 read latency well below. Measured (seed 1):

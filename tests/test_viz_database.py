@@ -8,10 +8,10 @@ import itertools
 import numpy as np
 import pytest
 
-from flashlab.db import direct_path_scan, redo_log, rwmix
+from flashlab.db import direct_path_scan, oltp, redo_log, rwmix
 from flashlab.viz import database as V
 
-FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace]
+FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace, V.write_back_cache]
 
 
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
@@ -34,3 +34,11 @@ def test_explorables_plot_the_engines_numbers():
     r = redo_log(V.db_config(user_bytes=V.REDO_DEVICE_BYTES), sessions=4, commits=V.REDO_COMMITS, redo_bytes=4096, redo_block=512)
     inside = np.mean((r.commit_us >= V.COMMIT_LO_US) & (r.commit_us < V.COMMIT_HI_US))
     assert hist["small"].sum() == pytest.approx(100.0) and inside > 0.9
+
+
+def test_write_back_explorable_plots_the_model():
+    data = V.write_back_cache().compute(modify=0.5, buffers=2000)
+    wt, wb = oltp(modify=0.5, buffers=2000), oltp(modify=0.5, buffers=2000, write_back=True)
+    assert data["bars"]["kps"] == pytest.approx([wt.accesses_per_s / 1e3, wb.accesses_per_s / 1e3])
+    assert data["wt"]["dirty"] == pytest.approx(100 * wt.states["dirty"] / 2000)
+    assert data["bars"]["wait"][0] > data["bars"]["wait"][1]

@@ -26,6 +26,12 @@ In time (:mod:`flashlab.array.layout`, :mod:`flashlab.array.sim`):
   (IOPS and latency over time), ``gc_busy(n)`` (the GC timeline, members x intervals),
   ``gc_share()``, ``stripe_waits(op)``.
 
+Several hosts (:mod:`flashlab.array.hosts`): :class:`Host` ``(load, stream, start, requests)``,
+``stream`` ``random`` or ``seq`` (a sequential, stripe-aligned stream: full-stripe writes);
+:func:`simulate_hosts` ``(config, hosts, *, precondition_fills, seed) -> HostsResult``
+(``iops(host, op)``, ``percentiles(host, op)``, ``per_host()``). A degraded array:
+``ArrayConfig(failed=(...))`` and :meth:`Layout.degrade`.
+
 Times in microseconds, sizes in bytes.
 """
 
@@ -33,7 +39,9 @@ from flashlab.array.capacity import (DATA_REDUCTION_CLAIMS, RAID_MIN_DRIVES, UNI
                                      DriveCapacity, array_capacity, drive_capacity, in_units)
 from flashlab.array.layout import RAID_LEVELS, Layout
 from flashlab.array.sim import ARCHS, ArrayConfig, ArrayResult, array_drive, simulate_array
+from flashlab.array.hosts import STREAMS, Host, HostsResult, simulate_hosts
 
 __all__ = ["DATA_REDUCTION_CLAIMS", "RAID_MIN_DRIVES", "UNITS", "ArrayCapacity", "CapacityStep", "DriveCapacity",
            "array_capacity", "drive_capacity", "in_units",
-           "ARCHS", "RAID_LEVELS", "ArrayConfig", "ArrayResult", "Layout", "array_drive", "simulate_array"]
+           "ARCHS", "RAID_LEVELS", "ArrayConfig", "ArrayResult", "Layout", "array_drive", "simulate_array",
+           "STREAMS", "Host", "HostsResult", "simulate_hosts"]

@@ -10,9 +10,11 @@ Example::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 
 from flashlab.array.capacity import array_capacity
+from flashlab.array.hosts import Host, simulate_hosts
 from flashlab.array.sim import ARCHS, ArrayConfig, array_drive, simulate_array
 from flashlab.ssd import HostLoad
 from flashlab.workload import Workload
@@ -46,6 +48,12 @@ def register(subparsers) -> None:
     p.add_argument("--read-fraction", type=float, default=0.5, help="share of reads (default 0.5)")
     p.add_argument("--io-size", type=int, default=4096, help="host I/O size, bytes (default 4096)")
     p.add_argument("--requests", type=int, default=4000, help="host I/Os (default 4000)")
+    p.add_argument("--hosts", type=int, default=1,
+                   help="hosts sharing the array, each its own seeded stream of --requests/N host I/Os "
+                        "(closed loop: --qd/N each; open loop: --rate/N each) (default 1)")
+    p.add_argument("--stream", default="random",
+                   help="random or seq (sequential I/Os, e.g. a backup; --io-size a whole stripe makes "
+                        "them full-stripe writes) (default random)")
     p.add_argument("--precondition", type=float, default=1.0,
                    help="flash: random drive fills written before the run, untimed (default 1)")
     p.add_argument("--seed", type=int, default=0)
@@ -65,8 +73,14 @@ def run(args: argparse.Namespace) -> str:
     load = HostLoad(qd=args.qd, rate_iops=args.rate, workload=Workload("uniform", read_fraction=args.read_fraction),
                     write_size=args.io_size, read_size=args.io_size)
     bursts = None if args.burst_ms is None else (args.burst_ms[0] * 1e3, args.burst_ms[1] * 1e3)
-    r = simulate_array(config, load, requests=args.requests, bursts=bursts, precondition_fills=args.precondition,
-                       seed=args.seed)
+    hosts = None
+    if args.hosts != 1 or args.stream != "random":
+        hosts = _hosts(args, load, bursts)
+        hr = simulate_hosts(config, hosts, precondition_fills=args.precondition, seed=args.seed)
+        r = hr.array
+    else:
+        r = simulate_array(config, load, requests=args.requests, bursts=bursts,
+                           precondition_fills=args.precondition, seed=args.seed)
     gc = r.gc_share()
     waits = r.stripe_waits()
     capacity = _capacity(config)
@@ -79,10 +93,12 @@ def run(args: argparse.Namespace) -> str:
                      "stripe_waits": int(waits[d])} for d in range(config.drives)],
         "max_collecting_at_once": _max_overlap(r),
         "error": r.error,
+        "hosts": [] if hosts is None else hr.per_host(),
         "config": {"arch": args.arch, "drives": args.drives, "raid": args.raid, "stripe_unit": args.stripe_unit,
                    "op": args.op, "timing": args.timing, "qd": args.qd, "rate": args.rate,
                    "read_fraction": args.read_fraction,
                    "io_size": args.io_size, "requests": args.requests, "seed": args.seed,
+                   "hosts": args.hosts, "stream": args.stream,
                    "read_cache_mib": args.read_cache_mib, "write_cache_mib": args.write_cache_mib,
                    "back_end": args.back_end,
                    "simulated_s": r.duration_us / 1e6},
@@ -103,9 +119,28 @@ def run(args: argparse.Namespace) -> str:
         "members in GC (share of the run): " + (", ".join(busy) if busy else "none")
         + f"; at most {out['max_collecting_at_once']} at once; {out['rebuilt_reads']} reads rebuilt from parity",
     ]
+    for h, ph in enumerate(out["hosts"]):
+        lines.append(f"host {h} ({args.stream}): {ph['iops']:,.0f} IOPS, read p99 {ph['read']['p99'] / 1e3:.3f} ms, "
+                     f"write p99 {ph['write']['p99'] / 1e3:.3f} ms")
     if r.error:
         lines.append(f"stopped: {r.error}")
     return "\n".join(lines)
+
+
+def _hosts(args, load: HostLoad, bursts) -> list:
+    """``--hosts`` equal hosts splitting the requests, the depth (closed loop) or the rate (open)."""
+    from flashlab._validate import check_int
+
+    n = check_int("hosts", args.hosts, 1, 256)
+    check_int("requests", args.requests, n, 10**7)
+    if bursts is not None:
+        raise ValueError("--burst-ms applies to one host with --stream random; got hosts="
+                         f"{args.hosts}, stream={args.stream!r}")
+    if load.rate_iops is None:
+        check_int("qd", args.qd, n, 65536)
+    each = dataclasses.replace(load, qd=max(1, args.qd // n),
+                               rate_iops=None if load.rate_iops is None else load.rate_iops / n)
+    return [Host(load=each, stream=args.stream, start=i / n, requests=args.requests // n) for i in range(n)]
 
 
 def _capacity(config: ArrayConfig) -> dict:

@@ -123,3 +123,92 @@ class Layout:
         op, dev, lba, pg, host, phase, alt, alt_n = (a[:k] for a in out)
         return {"op": op, "device": dev, "lba": lba, "pages": pg, "host": host, "phase": phase,
                 "alternates": (alt, alt_n)}
+
+    def tolerates(self, failed) -> tuple[int, ...]:
+        """``failed`` (member indices) checked against what the level survives: none for RAID-0,
+        one member for RAID-1 and 5, one per mirrored pair for RAID-10, two for RAID-6. Returns
+        them sorted."""
+        if isinstance(failed, (str, bytes)) or not hasattr(failed, "__len__"):
+            raise ValueError(f"failed must be a sequence of member indices in [0, {self.drives - 1}]; got {failed!r}")
+        if len(failed) == 0:
+            return ()
+        failed = tuple(sorted(int(d) for d in check_int_array("failed", list(failed), 0, self.drives - 1)))
+        if len(set(failed)) != len(failed):
+            raise ValueError(f"failed must name each member once; got {failed}")
+        most = {0: 0, 1: 1, 5: 1, 6: 2, 10: self.drives // 2}[self.raid]
+        if len(failed) > most:
+            raise ValueError(f"failed: RAID-{self.raid} of {self.drives} members survives at most {most} failed "
+                             f"members; got {len(failed)} ({failed})")
+        if self.raid == 10 and len({d // 2 for d in failed}) != len(failed):
+            raise ValueError(f"failed: RAID-10 loses data when both members of a mirrored pair fail; got {failed}")
+        return failed
+
+    def degrade(self, plan: dict, failed, *, keep_alternates: bool = False) -> dict:
+        """The member requests of ``plan`` (made with ``rebuild=True``) on an array whose members
+        ``failed`` are gone: a host read's piece on a failed member reads its rebuild set instead
+        (first phase): the rest of its stripe (data and P; RAID-6 with a second member away: Q
+        stands in for it), or the other copy; other requests to failed members are dropped (a
+        write's data then lives only in the parity; a real array would reconstruct-write the
+        stripe; left out). ``keep_alternates`` (the ground-up array, whose reads dodge members in
+        GC): pieces keep their alternates, rebuilt around the failed members (Q stands in on
+        RAID-6), or lose them when a stripe cannot spare another member. Same keys as
+        :meth:`plan`."""
+        failed = set(self.tolerates(failed))
+        check_bool("keep_alternates", keep_alternates)
+        keys = ("op", "device", "lba", "pages", "host", "phase", "alternates")
+        if not (isinstance(plan, dict) and all(k in plan for k in keys)):
+            raise ValueError(f"plan must be a dict from Layout.plan(..., rebuild=True) with keys {', '.join(keys)}; "
+                             f"got {type(plan).__name__}")
+        op, dev, lba, pg, host, ph = (plan[k] for k in ("op", "device", "lba", "pages", "host", "phase"))
+        alt, alt_n = plan["alternates"]
+        reads = (op == K.OP_READ) & (ph == K.PH_FIRST)
+        rows: list = []  # (op, device, lba, pages, host, phase)
+        alts: list = []  # per row: its alternate devices, or None
+        n, i = op.size, 0
+        while i < n:
+            j = i
+            while j < n and host[j] == host[i]:
+                j += 1
+            group = []
+            for r in range(i, j):
+                if ph[r] == K.PH_ALT:
+                    continue
+                d = int(dev[r])
+                rebuild = None
+                if alt[r] >= 0:
+                    rebuild = self._survivors([int(x) for x in dev[alt[r]:alt[r] + alt_n[r]]], failed,
+                                              int(lba[r]) // self.unit_pages)
+                if d in failed:
+                    if reads[r] and alt[r] >= 0:
+                        group += [((K.OP_READ, x, lba[r], pg[r], host[r], K.PH_FIRST), None) for x in rebuild]
+                    continue
+                group.append(((op[r], d, lba[r], pg[r], host[r], ph[r]), rebuild if keep_alternates else None))
+            base = len(rows) + len(group)
+            for row, a in group:
+                rows.append(row)
+                if a:
+                    alts.append((base, len(a)))
+                    base += len(a)
+                else:
+                    alts.append((-1, 0))
+            for row, a in group:
+                for x in a or ():
+                    rows.append((K.OP_READ, x, row[2], row[3], row[4], K.PH_ALT))
+                    alts.append((-1, 0))
+            i = j
+        cols = np.array(rows, np.int64).reshape(-1, 6).T
+        a = np.array(alts, np.int64).reshape(-1, 2).T
+        return {"op": cols[0], "device": cols[1], "lba": cols[2], "pages": cols[3], "host": cols[4], "phase": cols[5],
+                "alternates": (a[0].copy(), a[1].copy())}
+
+    def _survivors(self, rebuild: list, failed: set, stripe: int):
+        """A rebuild set without the failed members: unchanged when none is in it; RAID-6 with
+        one failed: Q instead of it; otherwise None (the stripe cannot spare it)."""
+        gone = [d for d in rebuild if d in failed]
+        if not gone:
+            return rebuild
+        if self.raid == 6 and len(gone) == 1:
+            q = self.parity_members(stripe)[1]
+            if q not in failed:
+                return [d for d in rebuild if d not in failed] + [q]
+        return None

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
+from flashlab._validate import check_array, check_choice, check_instance, check_int, check_int_array, check_real, check_seed
 from flashlab.array.layout import Layout
 from flashlab.device.hdd import CHEETAH_15K7, HddSpec
 from flashlab.ssd import HostLoad, MembersResult, ServiceMember, SsdConfig, run_members, ssd_geometry
@@ -85,6 +85,8 @@ class ArrayConfig:
     mirror_mb_s : float in (0, 1e6], interconnect bandwidth, MB/s (bytes per us)
     back_end : ``switched`` or ``shared``
     back_end_mb_s : float in (0, 1e6], the shared back end's bandwidth, MB/s
+    failed : tuple of member indices, members that have failed (a degraded array; see
+        :meth:`Layout.degrade`): at most one for RAID-1/5, one per pair for RAID-10, two for RAID-6
     """
 
     arch: str = "ssd"
@@ -101,6 +103,7 @@ class ArrayConfig:
     mirror_mb_s: float = 1000.0
     back_end: str = "switched"
     back_end_mb_s: float = 400.0
+    failed: tuple = ()
 
     def __post_init__(self):
         check_choice("arch", self.arch, ARCHS)
@@ -116,6 +119,7 @@ class ArrayConfig:
         check_choice("back_end", self.back_end, BACK_ENDS)
         check_real("back_end_mb_s", self.back_end_mb_s, 0.0, 1e6, lo_open=True)
         self.layout  # validates raid, drives and stripe_unit
+        object.__setattr__(self, "failed", self.layout.tolerates(self.failed))
 
     @property
     def member(self):
@@ -214,6 +218,37 @@ class ArrayResult:
                 out["max_us"][i] = sel.max()
         return out
 
+    def member_intervals(self, n: int = 50, op=None) -> dict:
+        """Per member over the same ``n`` intervals as :meth:`intervals` (the host run's span, by
+        completion time): ``start_us``, ``end_us`` (n,), and (drives, n) arrays ``iops``,
+        ``p50``, ``p99``, ``max_us`` of the member requests (of ``op`` if given) that completed on
+        each member in each interval (NaN where none did)."""
+        check_int("n", n, 1, 100000)
+        mr, D = self.members, self.config.drives
+        ok = np.isfinite(mr.latency_us) & (self.plan["device"] < D)
+        if op is not None:
+            ok &= self.plan["op"] == check_choice("op", op, (OP_WRITE, OP_READ))
+        t0 = float(np.nanmin(self.arrival_us)) if np.isfinite(self.arrival_us).any() else 0.0
+        done_ok = np.isfinite(self.done_us)
+        t1 = float(self.done_us[done_ok].max()) if done_ok.any() else t0
+        edges = np.linspace(t0, t1, n + 1)
+        done, lat, dev = mr.done_us[ok], mr.latency_us[ok], self.plan["device"][ok]
+        which = np.clip(np.searchsorted(edges, done, side="right") - 1, 0, n - 1)
+        out = {"start_us": edges[:-1], "end_us": edges[1:]}
+        for k in ("iops", "p50", "p99", "max_us"):
+            out[k] = np.full((D, n), np.nan)
+        span = (t1 - t0) / n
+        if span > 0:
+            out["iops"][:] = np.bincount(dev * n + which, minlength=D * n).reshape(D, n) / span * 1e6
+        order = np.lexsort((which, dev))
+        key = (dev * n + which)[order]
+        cuts = np.flatnonzero(np.diff(key)) + 1
+        for group in np.split(order, cuts) if order.size else ():
+            d, i = dev[group[0]], which[group[0]]
+            out["p50"][d, i], out["p99"][d, i] = np.percentile(lat[group], (50, 99))
+            out["max_us"][d, i] = lat[group].max()
+        return out
+
     def gc_busy(self, n: int = 50) -> np.ndarray:
         """(drives, n): share of each of ``n`` equal intervals of the run that each member
         spent running a GC job (the GC timeline)."""
@@ -278,7 +313,7 @@ def _pages(name: str, size: int, page: int) -> int:
 
 def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(), *, requests: int = 4000,
                    bursts=None, precondition_fills: float = 1.0, seed: int = 0,
-                   progress: bool | None = False) -> ArrayResult:
+                   progress: bool | None = False, host_ios=None) -> ArrayResult:
     """Run host I/O against an array and time every host I/O and member request.
 
     Parameters
@@ -292,6 +327,9 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     precondition_fills : float in [0, 100], flash members: a sequential fill and this many
         random drive fills before the run, untimed (see :func:`flashlab.ssd.run_members`)
     seed : workload, arrivals and FTL seed; the same seed gives the same result
+    host_ios : None or ``(ops, lbas, pages, arrivals)``: host I/Os given instead of drawn from
+        ``load`` (``requests`` and ``bursts`` are then unused; ``load.qd`` still applies; arrivals
+        None for a closed loop), e.g. several hosts merged by :func:`flashlab.array.simulate_hosts`
     """
     config = ArrayConfig() if config is None else config
     check_instance("config", config, ArrayConfig)
@@ -308,9 +346,27 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     if load.workload.trim_fraction:
         raise ValueError(f"load.workload.trim_fraction must be 0 for arrays; got {load.workload.trim_fraction}")
     layout = config.layout
-    ops, lbas, pages, arrivals = host_requests(layout, load, n, seed, bursts)
+    if host_ios is None:
+        ops, lbas, pages, arrivals = host_requests(layout, load, n, seed, bursts)
+    else:
+        if not (isinstance(host_ios, tuple) and len(host_ios) == 4):
+            raise ValueError(f"host_ios must be None or (ops, lbas, pages, arrivals); got {type(host_ios).__name__}")
+        ops, lbas, pages = (check_int_array(f"host_ios {k}", v, 0, 2**40)
+                            for k, v in zip(("ops", "lbas", "pages"), host_ios))
+        n = ops.size
+        if not lbas.size == pages.size == n:
+            raise ValueError(f"host_ios ops, lbas and pages must have one entry per host I/O; got sizes "
+                             f"{n}, {lbas.size}, {pages.size}")
+        arrivals = host_ios[3]
+        if arrivals is not None:
+            arrivals = check_array("host_ios arrivals", arrivals, 0.0, 1e15)
+            if arrivals.size != n or (np.diff(arrivals) < 0).any():
+                raise ValueError(f"host_ios arrivals must be {n} non-decreasing times in us; got {arrivals.size} "
+                                 f"entries{'' if arrivals.size != n else ', decreasing somewhere'}")
     ground_up = config.arch == "ground-up"
-    plan = layout.plan(ops, lbas, pages, rebuild=ground_up)
+    plan = layout.plan(ops, lbas, pages, rebuild=ground_up or bool(config.failed))
+    if config.failed:
+        plan = layout.degrade(plan, config.failed, keep_alternates=ground_up)
     D = config.drives
     page = layout.page_size
     members = [config.member] * D

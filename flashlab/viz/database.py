@@ -8,6 +8,9 @@
   time (log file sync) with a 512 B and a 4 KiB redo block, elapsed time and read-modify-writes.
 * :func:`temp_tablespace`: concurrent sorts x I/O size -> time to write the sort runs and to
   merge them, on the flash drive and on a 15k rpm disk.
+* :func:`write_back_cache`: share of accesses that modify x buffer pool size -> OLTP throughput
+  and free-buffer-wait share with a write-through and a write-back flash cache, and the dirty
+  share of the pool over time (:func:`flashlab.db.oltp`, its own event model).
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`. The drives are small
 (:data:`DEVICE_BYTES` of user data, 16 planes; the scan and redo explorables smaller still,
@@ -24,7 +27,7 @@ import numpy as np
 from bokeh.layouts import column
 from bokeh.models import ColumnDataSource, Div, FactorRange
 
-from ..db import direct_path_scan, littles_law_read_iops, redo_log, rwmix, streams, temp_sort
+from ..db import direct_path_scan, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
@@ -252,4 +255,59 @@ def temp_tablespace(seed: int = 0) -> Explorable:
     return Explorable(compute, figure, [
         Control("sessions", "Sorts at once (sessions)", TEMP_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
         Control("io_kib", "Temp I/O size (KiB)", TEMP_IO_KIB, 256, live_values=(64, 128, 256, 512, 1024), fmt="{:d}"),
+    ])
+
+
+OLTP_MODIFY = (0.05, 0.2, 0.5)
+OLTP_BUFFERS = (500, 2000, 8000)
+
+
+@lru_cache(maxsize=64)
+def oltp_point(modify: float, buffers: int, write_back: bool, seed: int = 0):
+    """:func:`flashlab.db.oltp` at its defaults (32 sessions, 20,000 accesses of 20,000 blocks,
+    12 Cheetah 15K.7 disks behind 4 flash drives, 90% of blocks in the flash cache)."""
+    return oltp(write_back=write_back, modify=modify, buffers=buffers, seed=seed)
+
+
+def write_back_cache(seed: int = 0) -> Explorable:
+    """Modify share x buffer pool size -> throughput, free-buffer-wait share and dirty buffers over
+    time, write-through against write-back flash cache."""
+    labels = ["write-through", "write-back"]
+
+    def compute(modify, buffers):
+        wt, wb = (oltp_point(modify, buffers, b, seed) for b in (False, True))
+        out = {"bars": {"x": labels, "kps": np.array([wt.accesses_per_s, wb.accesses_per_s]) / 1e3,
+                        "wait": 100 * np.array([wt.wait_share, wb.wait_share]), "colour": [PALETTE[7], PALETTE[0]]}}
+        for key, r in (("wt", wt), ("wb", wb)):
+            out[key] = {"ms": r.sample_us / 1e3, "dirty": 100 * r.states["dirty"] / buffers}
+        out["summary"] = summary_html(
+            f"<b>{modify:.0%}</b> of accesses modify their block; a pool of <b>{buffers:,}</b> buffers. "
+            f"Write-through: <b>{wt.accesses_per_s:,.0f}</b> accesses/s, {wt.free_buffer_waits:,} free buffer waits "
+            f"({wt.wait_share:.0%} of session time), DBWR write p50 {wt.write_latency['p50'] / 1e3:,.1f} ms. "
+            f"Write-back: <b>{wb.accesses_per_s:,.0f}</b> accesses/s (<b>{wb.accesses_per_s / wt.accesses_per_s:.1f}x</b>), "
+            f"{wb.free_buffer_waits:,} waits ({wb.wait_share:.0%}), write p50 {wb.write_latency['p50'] / 1e3:,.1f} ms.")
+        return out
+
+    def figure(data):
+        bars, wt, wb = (ColumnDataSource(data[k]) for k in ("bars", "wt", "wb"))
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = new_figure("Throughput", "", "block accesses per second (thousands)", height=260,
+                       x_range=FactorRange(*labels), tooltips=[("", "@x"), ("thousand/s", "@kps{0.0}"),
+                                                             ("free buffer wait %", "@wait{0}")])
+        p.vbar(x="x", top="kps", width=0.6, color="colour", source=bars)
+        p.y_range.start = 0
+        q = new_figure("Dirty buffers over time", "time (ms)", "dirty buffers (% of the pool)", height=280,
+                       tooltips=[("ms", "@ms{0}"), ("dirty %", "@dirty{0}")])
+        q.line("ms", "dirty", source=wt, color=PALETTE[7], line_width=2, legend_label="write-through")
+        q.line("ms", "dirty", source=wb, color=PALETTE[0], line_width=2, legend_label="write-back")
+        q.y_range.start, q.y_range.end = 0, 105
+        legend_below(q)
+        return column(summary, p, q, sizing_mode="stretch_width"), {"bars": bars, "wt": wt, "wb": wb,
+                                                                     "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("modify", "Share of accesses that modify their block", OLTP_MODIFY, 0.5,
+                live_values=(0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0), fmt="{:.0%}"),
+        Control("buffers", "Buffer pool (8 KiB buffers)", OLTP_BUFFERS, 2000,
+                live_values=(250, 500, 1000, 2000, 4000, 8000, 16000), fmt="{:,d}"),
     ])
