@@ -12,11 +12,12 @@ import time
 from flashlab.cell import read_retry, vth_distributions
 from flashlab.presets import QLC_3D
 from flashlab.viz.cell import program_a_page, pulse_a_cell
-from flashlab.viz.database import benchmark_mix, redo_block_size, scan_parallelism, temp_tablespace
+from flashlab.viz.database import (benchmark_mix, flush_page_size, redo_block_size, scan_parallelism,
+                                   smart_flash_logging, temp_tablespace)
 from flashlab.viz.explorable import apply
 from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
 from flashlab.viz.levels import bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
-from flashlab.viz.ssd import fast_pages, preconditioning_curve, read_behind, tail_latency
+from flashlab.viz.ssd import fast_pages, preconditioning_curve, read_behind, tail_latency, write_cache
 
 TARGET_MS = 100.0
 
@@ -38,10 +39,13 @@ LIVE = [
     ("cliff tail latency (64 MiB, 3 fills)", tail_latency),
     ("cliff read behind an erase", read_behind),
     ("cliff fast-page steering (64 MiB)", fast_pages),
+    ("cliff write cache (64 MiB, 3 fills)", write_cache),
     ("db rwmixread vs streams (128 MiB)", benchmark_mix),
     ("db scan time vs DOP (48 MiB, 5 scans)", scan_parallelism),
     ("db redo block size (48 MiB, 2 x 300 commits)", redo_block_size),
     ("db temp tablespace (128 MiB flash and a disk)", temp_tablespace),
+    ("db flush and page size (400 writes)", flush_page_size),
+    ("db smart flash logging (2 x 1000 commits)", smart_flash_logging),
 ]
 
 

@@ -46,6 +46,7 @@ RECORDS = {
     "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
+    "db.FlushResult",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
 }
 
@@ -486,6 +487,13 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                config=Param("opt_obj", rconf), commits=Param("int", 20, cap=200), iterations=Param("int", 2, cap=5),
                sessions=Param("int", 2, cap=64), redo_block=Param("choice", 512, never=(1000, 0, 513.0, "512", 8192))),
         "db")
+
+    fconf = S.SsdConfig(geometry=S.ssd_geometry(64 * 2**20, op=0.25, pages_per_block=16), timing="slc",
+                        nand_page_size=16384, cache_bytes=2**20)
+    add("db.flushed_writes", DB.flushed_writes,
+        params({"config": fconf, "flush_every": 1, "write_size": 4096, "qd": 1, "writes": 20, "seed": 0},
+               config=Param("opt_obj", fconf), writes=Param("int", 20, cap=200), qd=Param("int", 1, cap=64),
+               flush_every=Param("int", 1, cap=10**6), write_size=Param("int", 4096, cap=2**20)), "db")
 
     from flashlab.device.hdd import CHEETAH_15K7
     add("db.temp_sort", DB.temp_sort,

@@ -8,10 +8,13 @@ import itertools
 import numpy as np
 import pytest
 
-from flashlab.db import direct_path_scan, oltp, redo_log, rwmix
+from flashlab.db import direct_path_scan, flushed_writes, oltp, redo_log, rwmix
+from flashlab.device.hdd import CHEETAH_15K7
 from flashlab.viz import database as V
+from flashlab.viz.ssd import log_histogram
 
-FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace, V.write_back_cache]
+FACTORIES = [V.benchmark_mix, V.scan_parallelism, V.redo_block_size, V.temp_tablespace, V.flush_page_size,
+             V.smart_flash_logging, V.write_back_cache]
 
 
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
@@ -42,3 +45,13 @@ def test_write_back_explorable_plots_the_model():
     assert data["bars"]["kps"] == pytest.approx([wt.accesses_per_s / 1e3, wb.accesses_per_s / 1e3])
     assert data["wt"]["dirty"] == pytest.approx(100 * wt.states["dirty"] / 2000)
     assert data["bars"]["wait"][0] > data["bars"]["wait"][1]
+
+
+def test_flush_and_smart_flash_logging_explorables_plot_the_models():
+    bars = V.flush_page_size().compute(nand_kib=16, plp=0, flush_every=1)["bars"]
+    r = flushed_writes(V.flush_config(16, False), flush_every=1, writes=V.FLUSH_WRITES)
+    assert bars["us"] == pytest.approx([r.write_latency["p50"], r.commit_latency["p50"], r.nand_latency["p50"]])
+    hist = V.smart_flash_logging().compute(sessions=8, think_us=100)["hist"]
+    on = redo_log(V.db_config(user_bytes=V.SFL_DEVICE_BYTES), sessions=8, commits=V.SFL_COMMITS, redo_block=4096,
+                  think_us=100, mirror=CHEETAH_15K7)
+    assert hist["on"] == pytest.approx(log_histogram(on.commit_us, V.SFL_LO_US, V.SFL_HI_US)[0])

@@ -12,7 +12,7 @@ from flashlab.ssd import SsdConfig, nand_timeline, write_saturation
 from flashlab.viz import ssd as S
 
 
-FACTORIES = [S.preconditioning_curve, S.tail_latency, S.read_behind, S.fast_pages, S.read_tails]
+FACTORIES = [S.preconditioning_curve, S.tail_latency, S.read_behind, S.fast_pages, S.read_tails, S.write_cache]
 
 
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
@@ -119,3 +119,14 @@ def test_read_tails_are_the_reads_of_the_last_drive_write_and_suspension_cuts_th
     assert lat[True].min() >= idle - 1e-9
     # without suspension reads wait behind programs and GC erases; with it the tail is gone
     assert np.percentile(lat[False], 99) > 1000.0 > 5 * np.percentile(lat[True], 99)
+
+
+def test_write_cache_histograms_put_every_write_at_the_caches_latency_below_the_sustained_rate():
+    """At 2,000 writes/s the 4 MiB cache acknowledges every write in 10 us (one log bin holds
+    100 %); without a cache the same runs are the tail-latency explorable's background runs."""
+    d = S.write_cache().compute(cache=4, rate=2000)
+    edges = S.log_bins(S.CACHE_LO_US, S.HIST_HI_US)
+    ack = S.cache_point(4, 2000).config.cache_latency_us
+    k = int(np.searchsorted(edges, ack, side="right")) - 1
+    assert d["hist"]["before"][k] == pytest.approx(100.0) and d["hist"]["after"][k] == pytest.approx(100.0)
+    np.testing.assert_array_equal(S.cache_point(0, 2000).done_us, S.rate_point("background", 2000).done_us)

@@ -18,7 +18,7 @@ def drive(config) -> SsdConfig:
 
 
 def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, seed: int, arrivals=None,
-               others=(), device=None, host=None, any_of=None):
+               others=(), device=None, host=None, any_of=None, precondition_fills: float = 0.0):
     """Write logical pages ``[0, fill_pages)`` sequentially (up to ``FILL_PAGES`` at a time: a
     read of a page never written would need no flash), then run the requests (``op`` 0 write /
     1 read, first ``lba``, ``pages``) on one drive.
@@ -35,7 +35,14 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
     writes in flight, a short warm-up. Otherwise ``arrivals`` (us, from 0) are an open loop with
     at most ``qd`` inside the drive, starting when the fill has ended. Returns ``(issue_us,
     done_us, fill_end_us)``: the requests' issue and completion times (fill excluded) and when
-    the fill's last write completed."""
+    the fill's last write completed.
+
+    ``precondition_fills`` > 0 replaces the timed fill: the drive is written whole, untimed,
+    then given this many drive fills of random writes (:func:`flashlab.ssd.run_members`'s
+    preconditioning), so the requests start on a used drive in steady state instead of right
+    behind a fill still draining (closed loop only); ``fill_end_us`` is then 0."""
+    if precondition_fills > 0:
+        fill_pages = 0
     chunk = max(1, min(FILL_PAGES, fill_pages // qd))
     starts = np.arange(0, fill_pages, chunk, dtype=np.int64)
     f_pages = np.minimum(chunk, fill_pages - starts)
@@ -56,14 +63,14 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
     else:
         all_dev = np.zeros(all_op.size, np.int64)
     if arrivals is None:
-        res = _run(members, all_op, all_lba, all_pages, all_dev, None, qd, seed, fan)
+        res = _run(members, all_op, all_lba, all_pages, all_dev, None, qd, seed, fan, precondition_fills)
         return res.arrival_us[nf:], res.done_us[nf:], float(res.done_us[:nf].max()) if nf else 0.0
     # open loop: the fill arrives at once; the requests after the fill's estimated end, and again
     # after its measured end if the estimate was short (the fill does not depend on them)
     t0 = 2.0 * fill_pages / pipeline_limit_iops(config) * 1e6 + 1000.0
     for _ in range(2):
         res = _run(members, all_op, all_lba, all_pages, all_dev, np.concatenate((np.zeros(nf), t0 + arrivals)), qd, seed,
-                   fan)
+                   fan, precondition_fills)
         fill_end = float(res.done_us[:nf].max())
         if fill_end <= t0:
             break
@@ -71,8 +78,9 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
     return res.arrival_us[nf:] - t0, res.done_us[nf:] - t0, fill_end - t0
 
 
-def _run(members, op, lba, pages, device, arrivals, qd, seed, fan):
-    res = run_members(members, op, lba, pages, device, arrivals=arrivals, qd=qd, seed=seed, **fan)
+def _run(members, op, lba, pages, device, arrivals, qd, seed, fan, precondition_fills):
+    res = run_members(members, op, lba, pages, device, arrivals=arrivals, qd=qd, seed=seed,
+                      precondition_fills=precondition_fills, **fan)
     if res.error or not np.isfinite(res.done_us).all():
         raise RuntimeError(f"the drive did not finish the workload: {res.error or 'requests left undone'}")
     return res

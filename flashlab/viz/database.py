@@ -6,6 +6,10 @@
   parallelism, beside the curve of the largest reads.
 * :func:`redo_block_size`: sessions x mean redo per commit -> log-scale histograms of the commit
   time (log file sync) with a 512 B and a 4 KiB redo block, elapsed time and read-modify-writes.
+* :func:`smart_flash_logging`: sessions x think time -> commit-time histograms of redo on a 15k
+  rpm disk alone and on the disk and flash at once (each commit done at the first copy).
+* :func:`flush_page_size`: NAND page size x power-loss protection x flush cadence -> flash-write
+  factor, write acknowledgement, commit and time until the data is on NAND.
 * :func:`temp_tablespace`: concurrent sorts x I/O size -> time to write the sort runs and to
   merge them, on the flash drive and on a 15k rpm disk.
 * :func:`write_back_cache`: share of accesses that modify x buffer pool size -> OLTP throughput
@@ -27,7 +31,7 @@ import numpy as np
 from bokeh.layouts import column
 from bokeh.models import ColumnDataSource, Div, FactorRange
 
-from ..db import direct_path_scan, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
+from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
@@ -258,6 +262,122 @@ def temp_tablespace(seed: int = 0) -> Explorable:
     ])
 
 
+# =============================================================================== flush and page size
+FLUSH_NAND_KIB = (4, 8, 16)
+FLUSH_PLP = (0, 1)
+FLUSH_EVERY = (1, 4, 16)
+FLUSH_WRITES = 400
+#: The flush explorable's cache (bytes): far more than its writes, so a fresh drive never fills it.
+FLUSH_CACHE_BYTES = 4 * 2**20
+
+
+@lru_cache(maxsize=64)
+def flush_config(nand_kib: int, plp: bool) -> SsdConfig:
+    """The chapter's drive (4 KiB slots) with NAND pages of ``nand_kib`` KiB and a write cache of
+    :data:`FLUSH_CACHE_BYTES`, with or without power-loss protection."""
+    from dataclasses import replace
+
+    return replace(db_config(), nand_page_size=nand_kib * 1024, cache_bytes=FLUSH_CACHE_BYTES,
+                   power_loss_protection=bool(plp))
+
+
+@lru_cache(maxsize=64)
+def flush_point(nand_kib: int, plp: int, flush_every: int, seed: int = 0):
+    """:func:`flashlab.db.flushed_writes`: 400 sequential 4 KiB writes at queue depth 1, a
+    flush after every ``flush_every``-th, on :func:`flush_config`."""
+    return flushed_writes(flush_config(nand_kib, plp), flush_every=flush_every, writes=FLUSH_WRITES, seed=seed)
+
+
+def flush_page_size(seed: int = 0) -> Explorable:
+    """NAND page size x power-loss protection x flush cadence -> flash writes per byte, write
+    acknowledgement, commit (write to the end of its flush) and time until on NAND."""
+    labels = ["write acknowledged", "commit (flush done)", "data on NAND"]
+
+    def compute(nand_kib, plp, flush_every):
+        r = flush_point(nand_kib, plp, flush_every, seed)
+        lat = [r.write_latency["p50"], r.commit_latency["p50"], r.nand_latency["p50"]]
+        hi = [r.write_latency["p99"], r.commit_latency["p99"], r.nand_latency["p99"]]
+        guard = "capacitors: a flush is a no-op" if plp else "no capacitors: a flush pads the NAND page"
+        return {
+            "bars": {"x": labels, "us": np.array(lat), "p99": np.array(hi), "bottom": np.ones(3),
+                     "colour": [PALETTE[0], PALETTE[3], PALETTE[7]]},
+            "summary": summary_html(
+                f"4 KiB writes, a flush after every <b>{flush_every}</b>, on <b>{nand_kib} KiB</b> NAND pages, "
+                f"{guard}. Flash-write factor <b>{r.flash_write_factor:.2f}</b> (NAND slots programmed per slot "
+                f"written). Median write acknowledged in {lat[0]:,.0f} &micro;s, commit in <b>{lat[1]:,.0f} &micro;s"
+                f"</b>, data on NAND after {lat[2]:,.0f} &micro;s; {r.writes_per_s:,.0f} writes/s at queue depth 1."),
+        }
+
+    def figure(data):
+        src = ColumnDataSource(data["bars"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = new_figure("A flushed 4 KiB write: median times", "", "time from the write's arrival (µs, log scale)",
+                       height=320, x_range=FactorRange(*labels), y_axis_type="log", y_range=(1, 1e5),
+                       tooltips=[("", "@x"), ("median (µs)", "@us{0,0}"), ("p99 (µs)", "@p99{0,0}")])
+        p.vbar(x="x", top="us", bottom="bottom", width=0.7, color="colour", source=src)
+        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("nand_kib", "NAND page size (KiB; host writes are 4 KiB)", FLUSH_NAND_KIB, 16, fmt="{:d}"),
+        Control("plp", "Power-loss protection (0 none, 1 capacitors)", FLUSH_PLP, 0, fmt="{:d}"),
+        Control("flush_every", "A flush after every n-th write", FLUSH_EVERY, 1, live_values=(1, 2, 4, 8, 16, 64),
+                fmt="{:d}"),
+    ])
+
+
+# =============================================================================== smart flash logging
+SFL_SESSIONS = (4, 8, 16)
+SFL_THINK_US = (100, 400)
+SFL_COMMITS = 1000
+#: The smart-flash-logging drive: 64 MiB of user data (the flash copy of the log is half of it).
+SFL_DEVICE_BYTES = 64 * 2**20
+SFL_LO_US, SFL_HI_US = 10.0, 1e5
+
+
+@lru_cache(maxsize=64)
+def sfl_point(sessions: int, think_us: int, mirrored: bool, seed: int = 0):
+    """:func:`flashlab.db.redo_log`, 4 KiB redo block, 2 KiB of redo per commit on average: the
+    log on a Seagate Cheetah 15K.7 alone, or (``mirrored``) on the :data:`SFL_DEVICE_BYTES`
+    flash drive and the disk at once (smart flash logging)."""
+    if mirrored:
+        return redo_log(db_config(user_bytes=SFL_DEVICE_BYTES), sessions=sessions, commits=SFL_COMMITS,
+                        redo_block=4096, think_us=think_us, mirror=CHEETAH_15K7, seed=seed)
+    return redo_log(CHEETAH_15K7, sessions=sessions, commits=SFL_COMMITS, redo_block=4096, think_us=think_us, seed=seed)
+
+
+def smart_flash_logging(seed: int = 0) -> Explorable:
+    """Sessions x think time -> commit-time histograms, disk alone against disk and flash raced."""
+
+    def compute(sessions, think_us):
+        off, on = (sfl_point(sessions, think_us, m, seed) for m in (False, True))
+        a, b = off.commit_latency, on.commit_latency
+        return {
+            "hist": log_histogram_columns(SFL_LO_US, SFL_HI_US, off=off.commit_us, on=on.commit_us),
+            "summary": summary_html(
+                f"{SFL_COMMITS} commits from <b>{sessions} sessions</b> thinking {think_us} &micro;s on average. "
+                f"Redo on the disk alone: median {a['p50']:,.0f} &micro;s, p99.9 {a['p99.9']:,.0f} &micro;s. "
+                f"On disk and flash at once: median <b>{b['p50']:,.0f} &micro;s</b>, p99.9 "
+                f"<b>{b['p99.9']:,.0f} &micro;s</b>; the flash copy finished first for {on.flash_first:.1%} of the "
+                f"log writes (Exadata: median 481 &micro;s off, 500 on; flash first 3.8%)."),
+        }
+
+    def figure(data):
+        src = ColumnDataSource(data["hist"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = overlaid_log_histograms("Commit time (log file sync)", "commit time (ms, log scale)", "share of commits (%)",
+                                    SFL_LO_US, SFL_HI_US, src,
+                                    [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")])
+        legend_below(p)
+        return column(summary, p, sizing_mode="stretch_width"), {"hist": src, "summary": summary}
+
+    return Explorable(compute, figure, [
+        Control("sessions", "Committing sessions", SFL_SESSIONS, 8, live_values=(2, 4, 8, 16), fmt="{:d}"),
+        Control("think_us", "Mean think time between commits (µs)", SFL_THINK_US, 100,
+                live_values=(50, 100, 200, 400, 800), fmt="{:d}"),
+    ])
+
+
+# =============================================================================== write-back flash cache
 OLTP_MODIFY = (0.05, 0.2, 0.5)
 OLTP_BUFFERS = (500, 2000, 8000)
 

@@ -10,6 +10,8 @@
 * :func:`fast_pages`: fast-page steering x write rate -> histogram of host write latency.
 * :func:`read_tails`: write rate -> histogram of the latency of reads mixed with writes while GC
   runs, with program/erase suspension off and on.
+* :func:`write_cache`: write-cache size x open-loop write rate -> log-scale latency histograms of
+  the first and the last drive write.
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for
 the HTML book or ``.live()`` in a kernel. Every number comes from the engine (``flashlab.ssd``).
@@ -519,5 +521,68 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
             Control("steering", "Fast-page steering", ("off", "on"), "on", fmt="{}"),
             Control("rate", "Write rate (4 KiB writes per second)", STEER_RATES, 1000,
                     live_values=(500, 1000, 1500, 2000, 2500, 3000), fmt="{:,d}"),
+        ],
+    )
+
+
+# =============================================================================== the write cache
+CACHE_MIB = (0, 1, 4, 16)
+CACHE_RATES = (1000, 2000, 3000, 4000)
+CACHE_LO_US = 1.0
+
+
+@lru_cache(maxsize=128)
+def cache_point(cache_mib: int, rate: int, op: float = 0.2, fills: float = 3.0, seed: int = 0,
+                steering: bool = False):
+    """Open-loop random 4 KiB writes at ``rate`` IOPS (Poisson) for ``fills`` drive writes on the
+    chapter's drive with a DRAM write cache of ``cache_mib`` MiB with power-loss protection (0:
+    none), fast-page steering on or off (cached)."""
+    config = small_config(op, cache_bytes=cache_mib * 2**20, power_loss_protection=cache_mib > 0,
+                          steering=steering)
+    return simulate_io(config, HostLoad(qd=32, rate_iops=float(rate), workload=Workload("uniform")),
+                       fills=fills, seed=seed, progress=False)
+
+
+def write_cache(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorable:
+    """Write-cache size and open-loop write rate -> latency histograms (log bins) of the first
+    and the last drive write, as in :func:`tail_latency` but from 1 us, where the cache answers."""
+
+    def compute(cache, rate):
+        r = cache_point(cache, rate, op, fills, seed)
+        first, last = first_last_fill(r)
+        pb = np.percentile(r.latency_us[first], [50, 99])
+        pa = np.percentile(r.latency_us[last], [50, 99])
+        ack = r.config.cache_latency_us
+        fast = np.mean(r.latency_us[last] <= ack + 1e-6) if cache else 0.0
+        what = (f"a <b>{cache} MiB</b> write cache with power-loss protection (a cached write is acknowledged "
+                f"{ack:g} &micro;s after it arrives)" if cache else "<b>no write cache</b>")
+        return {
+            "hist": log_histogram_columns(CACHE_LO_US, HIST_HI_US, before=r.latency_us[first],
+                                          after=r.latency_us[last]),
+            "summary": summary_html(
+                f"{rate:,} writes/s arriving at random, op = {op:g}, {what}. First drive write: p50 / p99 "
+                f"<b>{pb[0] / 1e3:.3f} / {pb[1] / 1e3:.3f} ms</b>. Last drive write (GC running): "
+                f"<b>{pa[0] / 1e3:.3f} / {pa[1] / 1e3:,.3f} ms</b>"
+                + (f"; {fast:.0%} of its writes took only the cache's {ack:g} &micro;s." if cache else ".")),
+        }
+
+    def figure(data):
+        h = ColumnDataSource(data["hist"])
+        summary = Div(text=data["summary"], sizing_mode="stretch_width")
+        p = overlaid_log_histograms("Write latency with a write cache, first and last drive write",
+                                    "latency (ms, log scale)", "share of requests (%)", CACHE_LO_US, HIST_HI_US, h,
+                                    [("before", BEFORE, "first drive write (fresh)"),
+                                     ("after", AFTER, "last drive write (GC running)")])
+        legend_below(p)
+        return column(summary, p, sizing_mode="stretch_width"), {"hist": h, "summary": summary}
+
+    return Explorable(
+        compute,
+        figure,
+        [
+            Control("cache", "Write cache (MiB, power-loss protected)", CACHE_MIB, 0,
+                    live_values=(0, 1, 2, 4, 8, 16, 32), fmt="{:d}"),
+            Control("rate", "Write rate (4 KiB writes per second)", CACHE_RATES, 2000,
+                    live_values=tuple(range(500, 4001, 500)), fmt="{:,d}"),
         ],
     )
