@@ -122,7 +122,10 @@ from flashlab.ftl import _kernels as F
 
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # A call to a kernel taking the Engine passes every array of it (~100) by value: the event
-# path's helpers are inlined (numba level) so that an event makes few such calls.
+# path's helpers are inlined (numba level) so that an event makes few such calls. Compile time:
+# a kernel is compiled on its own, and its code is optimised again inside each kernel that calls
+# it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
+# call sites is inlined too; kernels remain where inlining would copy a large body many times.
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 # Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
@@ -720,7 +723,7 @@ def _map_host_write(e, d, lba):
 # ---------------------------------------------------------------- GC picks a victim
 # The job remaps the victim's valid pages to the GC frontier at once (the FTL's _relocate
 # without the erase) and queues one copy read per page; the erase comes when all are copied.
-@_kernel
+@_inline
 def _queue_erases(e, d):
     dev = e.devices
     n = dev.n_units[d]
@@ -1029,21 +1032,24 @@ def _slot_on_nand(e, d, i):
     when nothing is dirty."""
     req = e.requests
     req.left[i] -= 1
+    done = -1  # the request this completes (one call site: _complete is inlined)
     if req.cached[i] == 0:
         if req.left[i] == 0:
-            _complete(e, d, i)
-        return
-    c = e.cache
-    c.dirty[d] -= 1
-    if req.left[i] == 0:
-        req.durable[i] = e.loop.now[0]
-    f = c.flush[d]
-    if c.dirty[d] == 0 and f >= 0:
-        c.flush[d] = -1
-        _complete(e, d, f)
+            done = i
+    else:
+        c = e.cache
+        c.dirty[d] -= 1
+        if req.left[i] == 0:
+            req.durable[i] = e.loop.now[0]
+        f = c.flush[d]
+        if c.dirty[d] == 0 and f >= 0:
+            c.flush[d] = -1
+            done = f
+    if done >= 0:
+        _complete(e, d, done)
 
 
-@_kernel
+@_inline
 def _pad_page(e, d):
     """Fill the partly written NAND page of device d's host frontier with padding slots, so that
     it is programmed now (a flush or a write through the cache: the page may not wait for data)."""
@@ -1259,12 +1265,10 @@ def _finish(e, u):
         else:
             st.pad_programs[d] += 1
         slots = e.devices.slots[d]
-        if slots == 1:
-            _slot_on_nand(e, d, ref)
-        elif units.ppn[u] % slots == slots - 1:  # the NAND page's program ended: all its slots are on NAND
+        if slots == 1 or units.ppn[u] % slots == slots - 1:  # the NAND page's program ended: all its slots are on NAND
             base = e.devices.page0[d] + units.ppn[u] - (slots - 1)
             for j in range(slots):
-                r = e.owner[base + j]
+                r = ref if slots == 1 else e.owner[base + j]
                 if r >= 0:
                     _slot_on_nand(e, d, r)
     elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
@@ -1298,7 +1302,7 @@ def _finish(e, u):
         _start_next(e, u)
 
 
-@_kernel
+@_inline
 def _end_job(e, d):
     """The GC job's last erase is done: the FTL erases the victim, the group's slot is freed,
     and this device, then the others of its group in order, may start their next job."""
@@ -1324,6 +1328,8 @@ def _end_job(e, d):
 # read queued meanwhile suspends it at once). Data out: the read is done.
 @_inline
 def _on_channel(e, c):
+    """Returns the unit whose operation is complete (the caller runs :func:`_finish`, inlined at
+    one place), or -1."""
     ch, units = e.channels, e.units
     u = ch.unit[c]
     ch.busy[c] = 0
@@ -1341,8 +1347,8 @@ def _on_channel(e, c):
         # transfer (or while the program waited for the channel) suspend it now, before it
         # has done any work, and it resumes after them with the resume overhead.
         _maybe_suspend(e, u)
-    else:
-        _finish(e, u)  # data is out (the read is done), or a slot is in
+        return np.int64(-1)
+    return u  # data is out (the read is done), or a slot is in
 
 
 # ---------------------------------------------------------------- the event loop
@@ -1378,18 +1384,21 @@ def run_events(e, stop_done):
         else:
             loop.now[0] = t_heap
             x = H.pop(heap)
+            done = np.int64(-1)  # a unit whose operation is complete
             if x < n_units:
                 _wake(e, e.units.device[x])
                 k = e.units.kind[x]
                 if k == K_HREAD or k == K_GREAD:
                     _channel_request(e, x)  # sensed: data out
                 else:
-                    _finish(e, x)
+                    done = x
             elif x < n_src:
                 _wake(e, e.units.device[e.channels.unit[x - n_units]])
-                _on_channel(e, x - n_units)
+                done = _on_channel(e, x - n_units)
             else:
                 _wake(e, x - n_src)
                 _on_ack(e, x - n_src)
+            if done >= 0:
+                _finish(e, done)
         due = loop.to_issue[0] > 0 or _any_ready(loop.ready)
     return loop.done[0]
