@@ -125,15 +125,20 @@ for D in (1, 8):
 """
 
 
-def cold_compile() -> list:
-    """CPU seconds of a first run_members call with an empty numba cache: 1 member, then 8."""
+def run_cold(script: str) -> str:
+    """Standard output of ``python -c script BENCHMARKS_DIR`` with an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        p = subprocess.run([sys.executable, "-c", COLD, str(Path(__file__).parent)], env=env, capture_output=True,
+        p = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)], env=env, capture_output=True,
                            text=True)
     if p.returncode:
         raise RuntimeError(f"cold compile failed:\n{p.stderr[-3000:]}")
-    return [line.split() for line in p.stdout.strip().splitlines()]
+    return p.stdout
+
+
+def cold_compile() -> list:
+    """CPU seconds of a first run_members call with an empty numba cache: 1 member, then 8."""
+    return [line.split() for line in run_cold(COLD).strip().splitlines()]
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 """Numba kernel of the database layer: the OLTP buffer-pool event loop of :mod:`flashlab.db.oltp`.
 
-One clock, three kinds of event, kept in a binary heap of (time, tag), tag = ``4 * id + kind``:
+One clock, three kinds of event, kept in a binary heap (:mod:`flashlab._heap`) of (time, tag),
+tag = ``4 * id + kind`` (its source and its tie-break):
 
 * ``EV_SESSION``: session ``id`` has finished its CPU work and starts its next block access;
 * ``EV_READ``: session ``id``'s physical read has completed;
@@ -22,6 +23,8 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+
+from flashlab import _heap as H
 
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
@@ -77,8 +80,7 @@ class Pool(NamedTuple):
     write_back: np.ndarray
     depth: np.ndarray
     stride: np.ndarray
-    heap_t: np.ndarray
-    heap_tag: np.ndarray
+    heap: H.Heap  # pending events, source = tag (flashlab._heap)
     read_lat: np.ndarray
     write_lat: np.ndarray
     done_t: np.ndarray
@@ -105,49 +107,16 @@ class Pool(NamedTuple):
     dq_len: np.ndarray
     wq_head: np.ndarray
     wq_len: np.ndarray
-    heap_n: np.ndarray
     samples: np.ndarray
     error: np.ndarray
 
 
 @_inline
 def _push(p, t, tag):
-    k = p.heap_n[0]
-    p.heap_n[0] = k + 1
-    while k > 0:
-        up = (k - 1) // 2
-        if p.heap_t[up] < t or (p.heap_t[up] == t and p.heap_tag[up] <= tag):
-            break
-        p.heap_t[k] = p.heap_t[up]
-        p.heap_tag[k] = p.heap_tag[up]
-        k = up
-    p.heap_t[k] = t
-    p.heap_tag[k] = tag
-
-
-@_inline
-def _pop(p):
-    """Remove the earliest event; returns its tag (its time is ``heap_t[0]`` before the call)."""
-    tag = p.heap_tag[0]
-    m = p.heap_n[0] - 1
-    p.heap_n[0] = m
-    t, g = p.heap_t[m], p.heap_tag[m]
-    k = 0
-    while True:
-        c = 2 * k + 1
-        if c >= m:
-            break
-        if c + 1 < m and (p.heap_t[c + 1] < p.heap_t[c] or (p.heap_t[c + 1] == p.heap_t[c]
-                                                             and p.heap_tag[c + 1] < p.heap_tag[c])):
-            c += 1
-        if t < p.heap_t[c] or (t == p.heap_t[c] and g <= p.heap_tag[c]):
-            break
-        p.heap_t[k] = p.heap_t[c]
-        p.heap_tag[k] = p.heap_tag[c]
-        k = c
-    p.heap_t[k] = t
-    p.heap_tag[k] = g
-    return tag
+    """Schedule event ``tag`` at time t (ties: smaller tag first); a second pending event of one
+    tag (a bug) sets ``error`` to 2 instead."""
+    if not H.push(p.heap, t, tag, tag):
+        p.error[0] = 2
 
 
 @_inline
@@ -344,17 +313,18 @@ def _dbwr(p, now):
 @_kernel
 def run_oltp(p):
     """Run every access of ``p.block`` to completion (see the module and :class:`Pool`);
-    ``p.error[0]`` is 1 if the events ran out first (a bug: the loop cannot deadlock)."""
+    ``p.error[0]`` is 1 if the events ran out first, 2 if an event was scheduled twice (bugs:
+    neither can happen)."""
     S = p.wq.size
     for s in range(S):
         _push(p, 0.0, 4 * s + EV_SESSION)
     n = p.block.size
     while p.done[0] < n:
-        if p.heap_n[0] == 0:
-            p.error[0] = 1
+        if p.heap.n[0] == 0 or p.error[0] != 0:
+            p.error[0] = max(p.error[0], 1)
             break
-        now = p.heap_t[0]
-        tag = _pop(p)
+        now = p.heap.time[0]
+        tag = H.pop(p.heap)
         kind, x = tag % 4, tag // 4
         if kind == EV_SESSION:
             _start_access(p, x, now)

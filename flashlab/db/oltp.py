@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from flashlab._heap import new_heap
 from flashlab._validate import check_bool, check_instance, check_int, check_real, check_seed
 from flashlab.db import _kernels as K
 from flashlab.db._host import latency_summary
@@ -175,17 +176,18 @@ def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000,
         sess_block=ints(sessions), sess_t=np.zeros(sessions), disk_free=np.zeros(disks), flash_free=np.zeros(units),
         disk_read_us=disk_read, disk_write_us=disk_write, flash_read_us=np.array([f_read]),
         flash_write_us=np.array([f_write]), cpu_us=np.array([cpu_us]), write_back=np.array([write_back]),
-        depth=one(dbwr_depth), stride=one(max(1, accesses // samples)), heap_t=np.zeros(sessions + dbwr_depth),
-        heap_tag=ints(sessions + dbwr_depth), read_lat=np.zeros(accesses), write_lat=np.zeros(accesses),
+        depth=one(dbwr_depth), stride=one(max(1, accesses // samples)),
+        heap=new_heap(sessions + dbwr_depth, 4 * max(sessions, buffers)), read_lat=np.zeros(accesses), write_lat=np.zeros(accesses),
         done_t=np.zeros(accesses), s_time=np.zeros(samples), s_state=np.zeros((4, samples), np.int64),
         s_wait=np.zeros(samples), count=np.array([buffers, 0, 0, 0], np.int64), reads_done=one(), next_acc=one(),
         done=one(), hits=one(), disk_reads=one(), flash_reads=one(), waits=one(), wait_us=np.zeros(1),
         dirtyings=one(), coalesced=one(), writes_issued=one(), writes_done=one(), inflight=one(),
-        free_n=one(buffers), avail_n=one(), dq_head=one(), dq_len=one(), wq_head=one(), wq_len=one(), heap_n=one(),
+        free_n=one(buffers), avail_n=one(), dq_head=one(), dq_len=one(), wq_head=one(), wq_len=one(),
         samples=one(), error=one())
     K.run_oltp(p)
     if p.error[0]:
-        raise RuntimeError("the OLTP event loop ran out of events before every access finished")
+        raise RuntimeError(f"the OLTP event loop failed (error {p.error[0]}: 1 events ran out, 2 an event "
+                           "scheduled twice) before every access finished")
     done_t = p.done_t
     elapsed = float(done_t[-1])
     k0 = accesses // 4

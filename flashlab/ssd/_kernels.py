@@ -23,7 +23,8 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
 ``Channels``  per global channel ``c``: ``busy``, the unit transferring, a ring of waiting units.
 ``Queues``    per class (host read, host write, GC) and unit: a ring of operations
               (``kind``, ``ppn``, ``ref``, ``seq``) between ``head`` and ``tail``.
-``Heap``      pending events, a binary min-heap on (time, sequence number) indexed by source:
+``Heap``      pending events (:mod:`flashlab._heap`), a binary min-heap on (time, push
+              order) indexed by source:
               source ``u`` is unit ``u``'s array operation (or disk access), source
               ``n_units + c`` is channel ``c``'s transfer, source ``n_units + n_channels + d``
               device ``d``'s next cache acknowledgement. Each source has at most one pending
@@ -48,7 +49,8 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
 ``Ftls``      the flash devices' FTL states, stacked: device ``d``'s arrays are slices of one
               set of arrays; ``_ftl(ftls, d)`` hands them (views, no allocation) to the FTL
               kernels as their usual state tuple (:mod:`flashlab.ftl._kernels`).
-``Loop``      the clock ``now``, events processed, the next host I/O to issue, completions.
+``Loop``      the clock ``now``, events processed, the next host I/O to issue, completions,
+              and the devices ``ready`` for the next dispatch round (see :func:`_settle`).
 ``Cache``     per device, the DRAM write cache: capacity, dirty slots, power-loss protection,
               the acknowledgement ring, a flush waiting for the cache to drain.
 
@@ -113,12 +115,17 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
+from flashlab import _heap as H
 from flashlab.ftl import _kernels as F
 
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # A call to a kernel taking the Engine passes every array of it (~100) by value: the event
-# path's helpers are inlined (numba level) so that an event makes few such calls.
+# path's helpers are inlined (numba level) so that an event makes few such calls. Compile time:
+# a kernel is compiled on its own, and its code is optimised again inside each kernel that calls
+# it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
+# call sites is inlined too; kernels remain where inlining would copy a large body many times.
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 # Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
@@ -237,16 +244,6 @@ class Queues(NamedTuple):
     next_seq: np.ndarray      # (1,)
 
 
-class Heap(NamedTuple):
-    """Pending events: a binary min-heap on (time, seq), one slot per source (see module doc)."""
-    time: np.ndarray          # (H,) us
-    seq: np.ndarray           # (H,) push order: ties go first in, first out
-    src: np.ndarray           # (H,) unit u, or n_units + channel c
-    pos: np.ndarray           # (H,) slot of each source's event, -1 if it has none
-    n: np.ndarray             # (1,) events pending
-    next_seq: np.ndarray      # (1,)
-
-
 class Requests(NamedTuple):
     """Per member request ``i`` (grouped by host I/O, in issue order)."""
     op: np.ndarray
@@ -357,13 +354,16 @@ class Ftls(NamedTuple):
 
 
 class Loop(NamedTuple):
-    """The clock and the host loop (all (1,) arrays)."""
+    """The clock and the host loop (all (1,) arrays but ``ready``)."""
     now: np.ndarray           # us
     events: np.ndarray
     next: np.ndarray          # next host I/O to issue
-    to_issue: np.ndarray      # completions the closed loop has yet to replace
+    to_issue: np.ndarray      # host I/Os the closed loop owes (at first its queue depth, then
+                              # one per completion)
     done: np.ndarray          # host I/Os done
-    kick: np.ndarray          # a request joined a waiting FIFO since the last dispatch round
+    ready: np.ndarray         # (ceil(D / 64),) int64 bit set: bit d % 64 of word d // 64 is set
+                              # when something happened on device d since the last dispatch
+                              # round visited it (_wake)
     dirty: np.ndarray         # pages in the write-back cache not yet on the members
     cache_cap: np.ndarray     # its capacity, pages
     closed: np.ndarray
@@ -396,7 +396,7 @@ class Engine(NamedTuple):
     units: Units
     channels: Channels
     queues: Queues
-    heap: Heap
+    heap: H.Heap
     requests: Requests
     hosts: Hosts
     jobs: Jobs
@@ -412,75 +412,12 @@ class Engine(NamedTuple):
 
 # ---------------------------------------------------------------- event heap
 @_inline
-def _before(heap, i, t, sq):
-    """Event in slot i goes before an event (t, sq)."""
-    return heap.time[i] < t or (heap.time[i] == t and heap.seq[i] < sq)
-
-
-@_inline
-def _put(heap, i, t, sq, x):
-    heap.time[i] = t
-    heap.seq[i] = sq
-    heap.src[i] = x
-    heap.pos[x] = i
-
-
-@_kernel
-def _place(heap, i, t, sq, x):
-    """Put event (t, sq, x) into the hole at slot i, sifting it up or down."""
-    while i > 0:
-        p = (i - 1) >> 1
-        if _before(heap, p, t, sq):
-            break
-        _put(heap, i, heap.time[p], heap.seq[p], heap.src[p])
-        i = p
-    n = heap.n[0]
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and _before(heap, c + 1, heap.time[c], heap.seq[c]):
-            c += 1
-        if not _before(heap, c, t, sq):
-            break
-        _put(heap, i, heap.time[c], heap.seq[c], heap.src[c])
-        i = c
-    _put(heap, i, t, sq, x)
-
-
-@_inline
 def _heap_push(heap, err, x, t):
-    """Schedule source x's event at time t. A source already pending would break the heap's
-    size bound (one event per source): that is flagged as ERR_HEAP in ``err``, never written."""
-    if heap.pos[x] >= 0 or heap.n[0] >= heap.time.size:
+    """Schedule source x's event at time t (ties: first pushed, first out). A source already
+    pending would break the heap's size bound (one event per source): that is flagged as
+    ERR_HEAP in ``err``, never written."""
+    if not H.push_fifo(heap, t, x):
         err[0] = ERR_HEAP
-        return
-    sq = heap.next_seq[0]
-    heap.next_seq[0] = sq + 1
-    i = heap.n[0]
-    heap.n[0] = i + 1
-    _place(heap, i, t, sq, x)
-
-
-@_kernel
-def _heap_remove(heap, x):
-    """Drop source x's pending event (a suspended operation's completion)."""
-    i = heap.pos[x]
-    if i < 0:
-        return
-    heap.pos[x] = -1
-    n = heap.n[0] - 1
-    heap.n[0] = n
-    if i < n:
-        _place(heap, i, heap.time[n], heap.seq[n], heap.src[n])
-
-
-@_kernel
-def _heap_pop(heap):
-    """Remove the earliest event; returns its source (its time was heap.time[0])."""
-    x = heap.src[0]
-    _heap_remove(heap, x)
-    return x
 
 
 # ---------------------------------------------------------------- helpers
@@ -704,7 +641,7 @@ def _maybe_suspend(e, u):
         units.s_ppn[u] = units.ppn[u]
         units.s_ref[u] = units.ref[u]
         units.s_left[u] = units.end[u] - e.loop.now[0]
-        _heap_remove(e.heap, u)
+        H.remove(e.heap, u)
         units.stage[u] = IDLE
         e.stats.suspends[d] += 1
         _start_next(e, u)
@@ -786,7 +723,7 @@ def _map_host_write(e, d, lba):
 # ---------------------------------------------------------------- GC picks a victim
 # The job remaps the victim's valid pages to the GC frontier at once (the FTL's _relocate
 # without the erase) and queues one copy read per page; the erase comes when all are copied.
-@_kernel
+@_inline
 def _queue_erases(e, d):
     dev = e.devices
     n = dev.n_units[d]
@@ -869,7 +806,7 @@ def _update_gc(e, d):
     mode = dev.gc[d]
     if mode == GC_OFF:
         return
-    dev.stalled[d] = 0
+    _wake(e, d)
     free = e.ftls.ctr[d, F.FREE_BLOCKS]
     fg = free < dev.gc_critical[d]
     if fg and dev.fg[d] == 0:
@@ -978,9 +915,8 @@ def _push_req(e, i):
     req.arrival[i] = e.loop.now[0]
     op = req.op[i]
     d = req.device[i]
-    e.devices.stalled[d] = 0  # an arrival may open its write gate
+    _wake(e, d)  # an arrival may open its write gate
     _wait_push(e, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
-    e.loop.kick[0] = 1
 
 
 @_kernel
@@ -1096,21 +1032,24 @@ def _slot_on_nand(e, d, i):
     when nothing is dirty."""
     req = e.requests
     req.left[i] -= 1
+    done = -1  # the request this completes (one call site: _complete is inlined)
     if req.cached[i] == 0:
         if req.left[i] == 0:
-            _complete(e, d, i)
-        return
-    c = e.cache
-    c.dirty[d] -= 1
-    if req.left[i] == 0:
-        req.durable[i] = e.loop.now[0]
-    f = c.flush[d]
-    if c.dirty[d] == 0 and f >= 0:
-        c.flush[d] = -1
-        _complete(e, d, f)
+            done = i
+    else:
+        c = e.cache
+        c.dirty[d] -= 1
+        if req.left[i] == 0:
+            req.durable[i] = e.loop.now[0]
+        f = c.flush[d]
+        if c.dirty[d] == 0 and f >= 0:
+            c.flush[d] = -1
+            done = f
+    if done >= 0:
+        _complete(e, d, done)
 
 
-@_kernel
+@_inline
 def _pad_page(e, d):
     """Fill the partly written NAND page of device d's host frontier with padding slots, so that
     it is programmed now (a flush or a write through the cache: the page may not wait for data)."""
@@ -1239,17 +1178,57 @@ def _dispatch(e, d):
 
 
 @_inline
+def _wake(e, d):
+    """Something happened on device d that may let its waiting requests in: an event of its own,
+    an arrival, a GC decision. Its write gate is no longer known to be shut, and the next
+    dispatch round visits it. Nothing else changes what :func:`_dispatch` would do: a device it
+    left alone stays as it was until it is woken (its own completions happen in its events)."""
+    e.devices.stalled[d] = 0
+    r = e.loop.ready
+    r[d >> 6] |= np.int64(1) << (d & 63)
+
+
+@_inline
+def _next_ready(r, d):
+    """The first device after d (-1: the first of all) in the ready set ``r``, taken out of it;
+    -1 if none is."""
+    d += 1
+    w = d >> 6
+    if w >= r.size:
+        return np.int64(-1)
+    bits = r[w] & (np.int64(-1) << (d & 63))  # its bits from d on
+    while bits == 0:
+        w += 1
+        if w >= r.size:
+            return np.int64(-1)
+        bits = r[w]
+    b = trailing_zeros(bits)
+    r[w] &= ~(np.int64(1) << b)
+    return w * 64 + b
+
+
+@_inline
+def _any_ready(r):
+    for w in range(r.size):
+        if r[w] != 0:
+            return True
+    return False
+
+
+@_inline
 def _dispatchable(e, d):
     """Device d has waiting requests and room for them, and dispatching it may let one in (a
-    stalled device's write gate can only open after an event of its own, an arrival or a GC
-    decision: until then it is skipped, which saves every other device's events from it)."""
+    stalled device's write gate can only open after it is woken: until then it is skipped)."""
     dev = e.devices
     return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0 and dev.stalled[d] == 0
 
 
 @_inline
 def _settle(e):
-    """After an event: issue the closed loop's replacement requests and let waiting requests in."""
+    """After an event: issue the closed loop's replacement requests and let waiting requests in.
+    A dispatch round visits the ready devices in ascending order, each once; a device woken
+    during the round is visited in it if it comes after the one being dispatched, else in the
+    next round (the order a scan of every device would give, without the scan)."""
     loop = e.loop
     nhost = e.hosts.first.size
     while True:
@@ -1259,11 +1238,12 @@ def _settle(e):
                 h = loop.next[0]
                 loop.next[0] = h + 1
                 _issue(e, h)
-        loop.kick[0] = 0
-        for d in range(e.devices.kind.size):
+        d = _next_ready(loop.ready, np.int64(-1))
+        while d >= 0:
             if _dispatchable(e, d):
                 _dispatch(e, d)
-        if loop.to_issue[0] == 0 and loop.kick[0] == 0:
+            d = _next_ready(loop.ready, d)
+        if loop.to_issue[0] == 0 and not _any_ready(loop.ready):
             return
 
 
@@ -1285,12 +1265,10 @@ def _finish(e, u):
         else:
             st.pad_programs[d] += 1
         slots = e.devices.slots[d]
-        if slots == 1:
-            _slot_on_nand(e, d, ref)
-        elif units.ppn[u] % slots == slots - 1:  # the NAND page's program ended: all its slots are on NAND
+        if slots == 1 or units.ppn[u] % slots == slots - 1:  # the NAND page's program ended: all its slots are on NAND
             base = e.devices.page0[d] + units.ppn[u] - (slots - 1)
             for j in range(slots):
-                r = e.owner[base + j]
+                r = ref if slots == 1 else e.owner[base + j]
                 if r >= 0:
                     _slot_on_nand(e, d, r)
     elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
@@ -1324,7 +1302,7 @@ def _finish(e, u):
         _start_next(e, u)
 
 
-@_kernel
+@_inline
 def _end_job(e, d):
     """The GC job's last erase is done: the FTL erases the victim, the group's slot is freed,
     and this device, then the others of its group in order, may start their next job."""
@@ -1350,6 +1328,8 @@ def _end_job(e, d):
 # read queued meanwhile suspends it at once). Data out: the read is done.
 @_inline
 def _on_channel(e, c):
+    """Returns the unit whose operation is complete (the caller runs :func:`_finish`, inlined at
+    one place), or -1."""
     ch, units = e.channels, e.units
     u = ch.unit[c]
     ch.busy[c] = 0
@@ -1367,23 +1347,28 @@ def _on_channel(e, c):
         # transfer (or while the program waited for the channel) suspend it now, before it
         # has done any work, and it resumes after them with the resume overhead.
         _maybe_suspend(e, u)
-    else:
-        _finish(e, u)  # data is out (the read is done), or a slot is in
+        return np.int64(-1)
+    return u  # data is out (the read is done), or a slot is in
 
 
 # ---------------------------------------------------------------- the event loop
 @_kernel
 def run_events(e, stop_done):
     """Process events until ``stop_done`` host I/Os have completed, the events run out, or an
-    error is flagged. Open-loop arrivals come from the host I/Os' arrival times, in order."""
+    error is flagged. Open-loop arrivals come from the host I/Os' arrival times, in order; a
+    closed loop's first host I/Os are issued first (``loop.to_issue`` holds its queue depth)."""
     loop, heap, hs = e.loop, e.heap, e.hosts
     closed = loop.closed[0]
     nhost = hs.first.size
     n_units = e.units.device.size
     n_src = n_units + e.channels.busy.size
-    ndev = e.devices.kind.size
     inf = np.inf
-    while loop.done[0] < stop_done and loop.err[0] == ERR_NONE:
+    due = loop.to_issue[0] > 0 or _any_ready(loop.ready)
+    while True:
+        if due:
+            _settle(e)
+        if loop.done[0] >= stop_done or loop.err[0] != ERR_NONE:
+            break
         t_heap = heap.time[0] if heap.n[0] > 0 else inf
         t_arr = inf
         if not closed and loop.next[0] < nhost:
@@ -1398,33 +1383,22 @@ def run_events(e, stop_done):
             _issue(e, i)
         else:
             loop.now[0] = t_heap
-            x = _heap_pop(heap)
+            x = H.pop(heap)
+            done = np.int64(-1)  # a unit whose operation is complete
             if x < n_units:
-                e.devices.stalled[e.units.device[x]] = 0
+                _wake(e, e.units.device[x])
                 k = e.units.kind[x]
                 if k == K_HREAD or k == K_GREAD:
                     _channel_request(e, x)  # sensed: data out
                 else:
-                    _finish(e, x)
+                    done = x
             elif x < n_src:
-                e.devices.stalled[e.units.device[e.channels.unit[x - n_units]]] = 0
-                _on_channel(e, x - n_units)
+                _wake(e, e.units.device[e.channels.unit[x - n_units]])
+                done = _on_channel(e, x - n_units)
             else:
-                e.devices.stalled[x - n_src] = 0
+                _wake(e, x - n_src)
                 _on_ack(e, x - n_src)
-        due = loop.to_issue[0] > 0
-        for d in range(ndev):
-            due = due or _dispatchable(e, d)
-        if due:
-            _settle(e)
+            if done >= 0:
+                _finish(e, done)
+        due = loop.to_issue[0] > 0 or _any_ready(loop.ready)
     return loop.done[0]
-
-
-@_kernel
-def start_closed(e, n):
-    """Issue the first n host I/Os of a closed loop at time 0."""
-    for _ in range(n):
-        i = e.loop.next[0]
-        e.loop.next[0] = i + 1
-        _issue(e, i)
-    _settle(e)

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from tqdm.auto import tqdm
 
+from flashlab._heap import new_heap
 from flashlab.ftl import _kernels as FK
 from flashlab.ftl.core import Ftl
 from flashlab.ssd import _kernels as K
@@ -239,8 +240,7 @@ class Engine:
         self.queues = K.Queues(*(np.zeros((3, U, cap), i64) for _ in range(4)), head=np.zeros((3, U), i64),
                                tail=np.zeros((3, U), i64), next_seq=np.zeros(1, i64))
         H = U + C + D  # one pending event per unit, channel and device's acknowledgements at most (see _kernels)
-        self.heap = K.Heap(time=np.zeros(H, f64), seq=np.zeros(H, i64), src=np.zeros(H, i64),
-                           pos=np.full(H, -1, i64), n=np.zeros(1, i64), next_seq=np.zeros(1, i64))
+        self.heap = new_heap(H, H)
         self.requests = K.Requests(op=np.asarray(op, np.int8), lba=np.asarray(lba, i64), pages=np.asarray(pages, i64),
                                    device=np.asarray(device, i64), host=fan.host, phase=fan.phase, alt=fan.alt,
                                    alt_n=fan.alt_n, service=service, redirected=np.zeros(n, np.int8),
@@ -265,7 +265,8 @@ class Engine:
         self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
                                           "suspends", "pad_programs", "done", "rows"), i64), series=series,
                                  gc_log=np.full((GC_LOG_ROWS, 3), np.nan), gc_rows=np.zeros(1, i64))
-        self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "kick", "dirty"), i64),
+        self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "dirty"), i64),
+                           ready=np.zeros((D + 63) // 64, i64),
                            cache_cap=np.array([write_cache_pages], i64),
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
                            err=np.zeros(1, i64), err_device=np.zeros(1, i64))
@@ -297,7 +298,7 @@ class Engine:
         events run out, so that every request is done too."""
         e, n = self.state, self.n
         if self.closed:
-            K.start_closed(e, min(self.host_qd, n))
+            self.loop.to_issue[0] = min(self.host_qd, n)  # issued by the first run_events
         show = sys.stderr.isatty() if progress is None else bool(progress)
         step = max(1, n // 100) if show else n
         with tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
