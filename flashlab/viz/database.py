@@ -180,6 +180,18 @@ def redo_point(sessions: int, redo_kib: int, block: int, seed: int = 0):
                     redo_block=block, seed=seed)
 
 
+def commit_histograms(data: dict, lo_us: float, hi_us: float, series: list) -> tuple:
+    """The figure of the redo explorables: a summary above overlaid log-scale histograms of the
+    commit time (log file sync) from ``lo_us`` to ``hi_us``; ``series`` is (column, colour, label)
+    per histogram in ``data["hist"]``. Returns the layout and its updatable models."""
+    src = ColumnDataSource(data["hist"])
+    summary = Div(text=data["summary"], sizing_mode="stretch_width")
+    p = overlaid_log_histograms("Commit time (log file sync)", "commit time (ms, log scale)", "share of commits (%)",
+                                lo_us, hi_us, src, series)
+    legend_below(p)
+    return column(summary, p, sizing_mode="stretch_width"), {"hist": src, "summary": summary}
+
+
 def redo_block_size(seed: int = 0) -> Explorable:
     """Sessions x redo per commit -> commit-time histograms with 512 B and 4 KiB redo blocks."""
 
@@ -198,13 +210,8 @@ def redo_block_size(seed: int = 0) -> Explorable:
         }
 
     def figure(data):
-        src = ColumnDataSource(data["hist"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        p = overlaid_log_histograms("Commit time (log file sync)", "commit time (ms, log scale)", "share of commits (%)",
-                                    COMMIT_LO_US, COMMIT_HI_US, src,
-                                    [("small", PALETTE[3], "512 B redo block"), ("big", PALETTE[0], "4 KiB redo block")])
-        legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"hist": src, "summary": summary}
+        return commit_histograms(data, COMMIT_LO_US, COMMIT_HI_US,
+                                 [("small", PALETTE[3], "512 B redo block"), ("big", PALETTE[0], "4 KiB redo block")])
 
     return Explorable(compute, figure, [
         Control("sessions", "Committing sessions", REDO_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
@@ -362,13 +369,8 @@ def smart_flash_logging(seed: int = 0) -> Explorable:
         }
 
     def figure(data):
-        src = ColumnDataSource(data["hist"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
-        p = overlaid_log_histograms("Commit time (log file sync)", "commit time (ms, log scale)", "share of commits (%)",
-                                    SFL_LO_US, SFL_HI_US, src,
-                                    [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")])
-        legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"hist": src, "summary": summary}
+        return commit_histograms(data, SFL_LO_US, SFL_HI_US,
+                                 [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")])
 
     return Explorable(compute, figure, [
         Control("sessions", "Committing sessions", SFL_SESSIONS, 8, live_values=(2, 4, 8, 16), fmt="{:d}"),
