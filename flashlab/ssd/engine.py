@@ -314,6 +314,19 @@ class Engine:
             # their host I/O; with the power on, the drives' caches destage what they still hold)
             K.run_events(e, n + 1)
 
+    def step(self, done: int) -> int:
+        """Process events until ``done`` host I/Os are done, the events run out (an open loop's
+        host I/O whose arrival is still ``inf`` is not an event: a host model above sets its
+        arrival and its requests when it decides them, then steps on) or an error is flagged;
+        returns the host I/Os done. Stopped at a host I/O's completion, the clock reads its
+        time and nothing later has happened."""
+        return int(K.run_events(self.state, done))
+
+    def error(self) -> str:
+        """What stopped the run (and on which device), or empty."""
+        err = int(self.loop.err[0])
+        return f"{ERRORS[err]} (member {int(self.loop.err_device[0])})" if err else ""
+
     def counters(self, d: int) -> dict:
         """Final totals of device d (see :class:`flashlab.ssd.IoResult`)."""
         st = self.stats
