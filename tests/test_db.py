@@ -150,7 +150,9 @@ def test_smart_flash_logging_races_disk_and_flash():
     on = redo_log(SMALL, sessions=8, commits=1000, redo_block=4096, mirror=CHEETAH_15K7, seed=1)
     rev = CHEETAH_15K7.revolution_us
     assert off.commit_latency["p99.9"] > 0.75 * rev  # rotational misses after pauses: a disk tail
-    assert on.flash_first < 0.1 and np.isnan(off.flash_first)
+    assert on.flash_first < 0.1 and np.isnan(off.flash_first) and off.copy_us is None
+    assert np.allclose(on.write_us, on.copy_us.min(axis=1))  # each write done at its first copy
+    assert np.median(on.copy_us[:, 0]) > 10 * np.median(on.copy_us[:, 1])  # the flash copy falls behind
     assert on.commit_latency["p50"] >= 0.9 * off.commit_latency["p50"]
     assert on.commit_latency["p99.9"] >= 0.9 * off.commit_latency["p99.9"]  # no clear tail gain
     fast = replace(SMALL, cache_bytes=4 * 2**20, power_loss_protection=True)

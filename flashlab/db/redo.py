@@ -80,7 +80,8 @@ class RedoResult:
     ``commit_latency``: p50, p99, p99.9, mean, max (us); ``rmw_reads``: page reads the writes
     needed; ``dram_merges``: partial pages merged in the drive's write cache instead;
     ``pages_written`` (flash pages). ``flash_first``: with a ``mirror``, the share of log writes
-    whose flash copy finished first (NaN without)."""
+    whose flash copy finished first (NaN without), and ``copy_us`` (writes x 2): each write's
+    flash and disk copy, from the write's start to that copy's end (None without)."""
 
     commit_us: np.ndarray
     commit_arrival_us: np.ndarray
@@ -96,6 +97,7 @@ class RedoResult:
     dram_merges: int
     pages_written: int
     flash_first: float = float("nan")
+    copy_us: np.ndarray | None = None
 
 
 class _LogWriter:
@@ -274,10 +276,11 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
         off += length
     lw.finish()
     hosts = np.asarray(w_host)
-    flash_first = float("nan")
+    flash_first, copy_us = float("nan"), None
     if mirror is not None:
         fr = np.asarray(w_req)
         flash_first = float((req.done[fr] <= req.done[fr + 1]).mean())
+        copy_us = np.stack((req.done[fr], req.done[fr + 1]), axis=1) - np.asarray(w_start)[:, None]
     lat = c_end - c_arr
     w_len = np.asarray(w_len, np.int64)
     pages_written = int(sum(req.pages[r] for r in w_req))
@@ -286,4 +289,4 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
                       write_reads=np.asarray(w_reads, np.int64),
                       write_us=lw.hosts.done[hosts] - lw.hosts.arrival[hosts], elapsed_us=float(c_end.max() - t0),
                       commit_latency=latency_summary(lat), rmw_reads=reads, dram_merges=merges,
-                      pages_written=pages_written, flash_first=flash_first)
+                      pages_written=pages_written, flash_first=flash_first, copy_us=copy_us)
