@@ -74,9 +74,9 @@ class RedoResult:
     """Outcome of :func:`redo_log`. Per commit (in the order they were written): ``commit_us``
     (log file sync time), ``commit_arrival_us`` (when it committed, from the log's start),
     ``commit_bytes`` (its redo) and ``commit_write`` (the log write that carried it). Per log
-    writer write: ``write_start_us``, ``write_bytes``, ``write_reads`` (page reads it needed first)
-    and ``write_us`` (its reads and its write,
-    to the first copy with a mirror). ``elapsed_us``: from the start to the last commit's end;
+    writer write: ``write_start_us``, ``write_bytes``, ``write_reads`` (page reads it needed
+    first) and ``write_us`` (its reads and its write, to the first copy with a mirror).
+    ``elapsed_us``: from the start to the last commit's end;
     ``commit_latency``: p50, p99, p99.9, mean, max (us); ``rmw_reads``: page reads the writes
     needed; ``dram_merges``: partial pages merged in the drive's write cache instead;
     ``pages_written`` (flash pages). ``flash_first``: with a ``mirror``, the share of log writes
