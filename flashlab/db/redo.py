@@ -55,8 +55,7 @@ import numpy as np
 from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
 from flashlab.db._host import FILL_PAGES, drive, latency_summary, region_pages
 from flashlab.ssd import OP_FUA
-
-OP_READ = 1  # a host read (flashlab.ssd.run_members)
+from flashlab.workload import OP_READ
 
 REDO_BLOCKS = (512, 1024, 2048, 4096)
 DISK_LOG_BYTES = 1 << 30  # a log on a hard disk: its first GiB
