@@ -69,3 +69,11 @@ def test_read_bound_load_gains_little():
 def test_bad_input(kw, name):
     with pytest.raises(ValueError, match=name):
         oltp(**kw)
+
+
+def test_few_accesses_run_with_the_default_samples():
+    """The default sample count shrinks to ``accesses``: a short run is valid input, not an error
+    about a parameter the caller never set."""
+    r = oltp(accesses=20, blocks=400, buffers=40, sessions=4, seed=1)
+    assert 1 <= len(r.sample_us) <= 20
+    assert r.hits + r.flash_reads + r.disk_reads == 20  # every access either hit or read once

@@ -121,7 +121,7 @@ def disk_service_us(spec, n: int, rng) -> np.ndarray:
 
 def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000, blocks: int = 20000,
          buffers: int = 2000, modify: float = 0.5, flash_hit: float = 0.9, cpu_us: float = 50.0,
-         dbwr_depth: int = 64, disks: int = 12, flash_drives: int = 4, disk=None, flash=None, samples: int = 200,
+         dbwr_depth: int = 64, disks: int = 12, flash_drives: int = 4, disk=None, flash=None, samples: int | None = None,
          seed: int = 0) -> OltpResult:
     """Run ``accesses`` block accesses of ``sessions`` sessions through a pool of ``buffers``
     buffers over flash-cached disks (see the module).
@@ -131,7 +131,7 @@ def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000,
     in [0, 1]; ``cpu_us`` in [0, 1e6]; ``dbwr_depth`` 1..4096; ``disks`` 1..1024;
     ``flash_drives`` 1..256; ``disk``: ``HddSpec`` (default Cheetah 15K.7); ``flash``:
     ``SsdConfig`` (default ``SsdConfig()``); ``samples`` 1..10**5 (buffer-state samples, at
-    most ``accesses``)."""
+    most ``accesses``; default ``min(200, accesses)``)."""
     from flashlab.device.hdd import CHEETAH_15K7, HddSpec
 
     write_back = check_bool("write_back", write_back)
@@ -149,7 +149,7 @@ def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000,
     flash_drives = check_int("flash_drives", flash_drives, 1, 256)
     disk = CHEETAH_15K7 if disk is None else check_instance("disk", disk, HddSpec)
     flash = SsdConfig() if flash is None else check_instance("flash", flash, SsdConfig)
-    samples = check_int("samples", samples, 1, min(10**5, accesses))
+    samples = min(200, accesses) if samples is None else check_int("samples", samples, 1, min(10**5, accesses))
     check_seed("seed", seed)
 
     rng = np.random.default_rng(np.random.SeedSequence([seed, 12, 5]))

@@ -10,25 +10,29 @@ waiting, it writes all of it in one write, rounded up to whole redo blocks, at t
 position (the next write starts on the next redo block). Commits that arrive while it writes
 wait for the next write, so slower writes make larger groups.
 
+**In the event loop.** The sessions and the log writer run on the engine's clock: the engine
+runs until the log writer's write is done, and at that moment the next write is decided (when
+it starts: now if redo is waiting, else at the next commit; which commits it carries; its
+size), with the drive's real state and backlog, then issued at its start time (idle gaps while
+the sessions think are real time: a disk's platter turns on). This is exact, not a fixed point:
+a session's next commit depends only on its own commit's end and its think time, so everything
+the next write depends on is known when the previous one ends. One engine run, stopped at each
+log write's end (:meth:`flashlab.ssd.engine.Engine.step`).
+
 **Redo block against drive page.** The log is a region of the drive that was written before
 (log files are reused). With a redo block smaller than the drive's page (Oracle's default 512 B
 against a 4 KiB page), a write that starts or ends inside a page must keep the rest of that
 page: the drive reads the page and writes it back whole (read-modify-write). Consecutive
-writes share a page, so nearly every write pays at least one page read before its program. A
-4 KiB redo block keeps every write page-aligned (padding the last block instead). Here the read
-is a host-visible read request issued before the write, in the same serial chain.
+writes share a page, so nearly every write needs the page the previous one ended in. A 4 KiB
+redo block keeps every write page-aligned (padding the last block instead). The read is a
+page read issued before the write, in the same serial chain (queue depth one), unless the
+page is still in the drive's write cache when the write starts (its last write acknowledged,
+not yet on NAND): the drive then merges in DRAM, with no read (``dram_merges``).
 
 **Durable writes.** The log writer's writes are FUA writes: a commit is done only when its
 redo is durable. Without a write cache that is every write; with a cache protected by
 capacitors a FUA write is acknowledged from the cache; with an unprotected cache it goes
 through to NAND and pads the rest of its NAND page (see :class:`flashlab.ssd.SsdConfig`).
-
-**Timing feedback, simplified.** Group sizes depend on write times and write times on group
-sizes. The drive is timed by the engine with the log writer's chain of requests at queue depth
-one (its requests run back to back); the group commit is replayed in Python with the write
-times of the previous engine run, and the two alternate until the chain of writes no longer
-changes (``converged``: the result is then self-consistent) or ``iterations`` runs are spent.
-The first replay assumes each write takes one mean program plus its reads.
 
 **Smart flash logging.** With ``mirror`` (a hard disk, :class:`flashlab.device.hdd.HddSpec`),
 every log write goes to the disk's log and to the flash drive at once, and the commits it
@@ -49,12 +53,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
-from flashlab.db._host import drive, latency_summary, region_pages, run_filled
+from flashlab.db._host import FILL_PAGES, drive, latency_summary, region_pages
 from flashlab.ssd import OP_FUA
+from flashlab.workload import OP_READ
 
 REDO_BLOCKS = (512, 1024, 2048, 4096)
 DISK_LOG_BYTES = 1 << 30  # a log on a hard disk: its first GiB
 MAX_REDO_BYTES = 1 << 20  # a commit's redo is capped at the log buffer's flush threshold
+MAX_COMMITS = 100_000
 _SIGMA = 1.0
 #: Smart flash logging races two devices from the first commit, so the flash must start in the
 #: state it keeps: written whole (the log has gone round before), plus this share of a drive fill
@@ -64,81 +70,108 @@ MIRROR_PRECONDITION = 0.01
 
 @dataclass(frozen=True)
 class RedoResult:
-    """Outcome of :func:`redo_log`. Per commit: ``commit_us`` (log file sync time). Per log
-    writer write: ``write_bytes`` and ``write_us`` (its reads and its program, back to back).
-    ``elapsed_us``: from the start to the last commit's end; ``commit_latency``: p50, p99,
-    p99.9, mean, max (us); ``rmw_reads``: page reads the writes needed; ``pages_written``;
-    ``converged`` and ``iterations`` of the timing feedback (not converged: the commit times
-    come from the last replay, timed with the writes of the engine run before it).
-    ``flash_first``: with a ``mirror``, the share of log writes whose flash copy finished first
-    (NaN without)."""
+    """Outcome of :func:`redo_log`. Per commit (in the order they were written): ``commit_us``
+    (log file sync time), ``commit_arrival_us`` (when it committed, from the log's start),
+    ``commit_bytes`` (its redo) and ``commit_write`` (the log write that carried it). Per log
+    writer write: ``write_start_us``, ``write_bytes``, ``write_reads`` (page reads it needed
+    first) and ``write_us`` (its reads and its write, to the first copy with a mirror).
+    ``elapsed_us``: from the start to the last commit's end;
+    ``commit_latency``: p50, p99, p99.9, mean, max (us); ``rmw_reads``: page reads the writes
+    needed; ``dram_merges``: partial pages merged in the drive's write cache instead;
+    ``pages_written`` (flash pages). ``flash_first``: with a ``mirror``, the share of log writes
+    whose flash copy finished first (NaN without), and ``copy_us`` (writes x 2): each write's
+    flash and disk copy, from the write's start to that copy's end (None without)."""
 
     commit_us: np.ndarray
+    commit_arrival_us: np.ndarray
+    commit_bytes: np.ndarray
+    commit_write: np.ndarray
+    write_start_us: np.ndarray
     write_bytes: np.ndarray
+    write_reads: np.ndarray
     write_us: np.ndarray
     elapsed_us: float
     commit_latency: dict
     rmw_reads: int
+    dram_merges: int
     pages_written: int
-    converged: bool
-    iterations: int
     flash_first: float = float("nan")
+    copy_us: np.ndarray | None = None
 
 
-def _group_commit(think, size, commits, block, log_bytes, duration):
-    """Replay the sessions and the log writer; ``duration(j, off, length)`` times write
-    ``j``. Returns write offsets and lengths (bytes), commit latencies and the end time."""
-    sessions, per = think.shape
-    k = np.zeros(sessions, np.int64)
-    ready = think[:, 0].copy()  # when each session's next commit arrives
-    offs, lens, lat = [], [], []
-    off, t_free, done, j = 0, 0.0, 0, 0
-    while done < commits:
-        start = max(t_free, float(ready.min()))
-        grp = np.nonzero(ready <= start)[0]
-        nbytes = int(size[grp, k[grp] % per].sum())
-        length = -(-nbytes // block) * block
-        if off + length > log_bytes:
-            off = 0  # the log wraps to its start
-        t_free = start + duration(j, off, length)
-        offs.append(off)
-        lens.append(length)
-        lat.append(t_free - ready[grp])
-        done += grp.size
-        k[grp] += 1
-        ready[grp] = t_free + think[grp, k[grp] % per]
-        off += length
-        j += 1
-    return np.asarray(offs, np.int64), np.asarray(lens, np.int64), np.concatenate(lat)[:commits], t_free
+class _LogWriter:
+    """The log writer's host I/Os in one engine run: request and host I/O slots are filled as the
+    writes are decided (each host I/O's requests contiguous, host I/Os in issue order) and issued
+    at their start time; the fill of the log region (``fill``: first page and pages of each
+    sequential write) runs first."""
 
+    def __init__(self, members, fill, max_writes, max_pages, seed, precondition):
+        from flashlab.ssd.engine import Engine, Fanout
 
-def _chain(offs, lens, page):
-    """The drive requests of the writes: read the partial first and last pages, then write all
-    pages the write touches. Returns op, lba, pages and the write each request belongs to."""
-    first, last = offs // page, (offs + lens - 1) // page
-    head = offs % page != 0
-    tail = ((offs + lens) % page != 0) & ~(head & (first == last))
-    n = offs.size
-    op = np.concatenate((np.ones(n, np.int8), np.ones(n, np.int8), np.full(n, OP_FUA, np.int8)))
-    lba = np.concatenate((first, last, first))
-    pages = np.concatenate((np.ones(n, np.int64), np.ones(n, np.int64), last - first + 1))
-    keep = np.concatenate((head, tail, np.ones(n, bool)))
-    write = np.tile(np.arange(n), 3)
-    order = np.lexsort((np.repeat(np.arange(3), n), write))  # per write: head read, tail read, write
-    order = order[keep[order]]
-    return op[order], lba[order], pages[order], write[order]
+        starts, counts = fill
+        nf = starts.size
+        nreq = nf + 3 * max_writes  # per write: two reads and one write, or its two copies
+        nhost = nf + 2 * max_writes  # per write: at most one probe (no request) before it
+        i64 = np.int64
+        pages = np.ones(nreq, i64)
+        pages[:nf] = counts
+        pages[-1] = max(max_pages, 1)  # the engine sizes its queues for the largest request
+        lba = np.zeros(nreq, i64)
+        lba[:nf] = starts
+        first, n_first = np.zeros(nhost, i64), np.zeros(nhost, i64)
+        first[:nf], n_first[:nf] = np.arange(nf), 1
+        host = np.zeros(nreq, i64)
+        host[:nf] = np.arange(nf)
+        fan = Fanout(host=host, phase=np.zeros(nreq, i64), alt=np.full(nreq, -1, i64), alt_n=np.zeros(nreq, i64),
+                     first=first, n_first=n_first, n_second=np.zeros(nhost, i64), rule=np.zeros(nhost, i64),
+                     cache_pages=np.zeros(nhost, i64))
+        arrivals = np.full(nhost, np.inf)  # not yet decided: the loop waits for them
+        arrivals[:nf] = 0.0
+        D = len(members)
+        self.eng = Engine(members, np.zeros(nreq, np.int8), lba, pages, np.zeros(nreq, i64), arrivals, 1, [1] * D,
+                          [-1] * D, [], 1, seed, fan, None, precondition)
+        self.req, self.hosts = self.eng.requests, self.eng.hosts
+        self.req.pages[-1] = 1
+        self.nr, self.nh = nf, nf
+        self.step()
+
+    @property
+    def now(self) -> float:
+        return float(self.eng.loop.now[0])
+
+    def step(self) -> None:
+        """Run until every host I/O issued so far is done (a mirrored write: its first copy)."""
+        if self.eng.step(self.nh) < self.nh:
+            raise RuntimeError("the drive did not finish the log writer's write: "
+                               f"{self.eng.error() or 'no events left'}")
+
+    def issue(self, at: float, reqs, n_first: int, any_of: bool = False) -> int:
+        """Host I/O of ``reqs`` ((op, lba, pages, device) each; the first ``n_first`` in its
+        first phase, the rest after them) arriving at ``at`` (not before now); returns it."""
+        h, r = self.nh, self.nr
+        req, hs = self.req, self.hosts
+        for k, (op, lba, pages, dev) in enumerate(reqs):
+            req.op[r + k], req.lba[r + k], req.pages[r + k], req.device[r + k], req.host[r + k] = op, lba, pages, dev, h
+        hs.first[h], hs.n_first[h], hs.n_second[h] = r, n_first, len(reqs) - n_first
+        hs.rule[h] = int(any_of)
+        hs.arrival[h] = at
+        self.nh, self.nr = h + 1, r + len(reqs)
+        return h
+
+    def finish(self) -> None:
+        """Run on until the events run out (the slower copies, the cache's programs)."""
+        self.eng.step(self.nh + 1)
 
 
 def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes: int = 2048,
-             redo_block: int = 512, think_us: float = 200.0, iterations: int = 16, mirror=None,
-             seed: int = 0) -> RedoResult:
+             redo_block: int = 512, think_us: float = 200.0, mirror=None, seed: int = 0) -> RedoResult:
     """Time ``commits`` commits of ``sessions`` sessions through the log writer (see the module).
 
-    ``sessions`` 1..4096; ``commits`` 1..10**6; ``redo_bytes``: mean redo per commit, 1..2**20;
-    ``redo_block``: 512, 1024, 2048 or 4096 bytes; ``think_us``: mean think time, 0..1e7;
-    ``iterations``: engine runs at most, 1..50; ``config``: SsdConfig (default ``SsdConfig()``),
-    the log the first half of its user capacity, or an HddSpec, the log its first GiB (disks keep
-    no page state: no fill first). ``mirror``: None, or an HddSpec holding a
+    ``sessions`` 1..4096; ``commits`` 1..100,000; ``redo_bytes``: mean redo per commit,
+    1..2**20; ``redo_block``: 512, 1024, 2048 or 4096 bytes; ``think_us``: mean think time,
+    0..1e7; ``config``: SsdConfig (default ``SsdConfig()``), the log the first half of its user
+    capacity (written once, timed, before the first commit), or an HddSpec, the log its first
+    GiB (disks keep no page state: no fill first). ``mirror``: None, or an HddSpec holding a
     second copy of the log (smart flash logging, see the module)."""
     from flashlab.device.hdd import HddSpec
 
@@ -150,11 +183,10 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
             raise ValueError(f"mirror: a second copy of the log needs a flash drive as config; got config={config.name!r}")
     check_seed("seed", seed)
     sessions = check_int("sessions", sessions, 1, 4096)
-    commits = check_int("commits", commits, 1, 10**6)
+    commits = check_int("commits", commits, 1, MAX_COMMITS)
     redo_bytes = check_int("redo_bytes", redo_bytes, 1, MAX_REDO_BYTES)
     block = check_choice("redo_block", redo_block, REDO_BLOCKS)
     think_us = check_real("think_us", think_us, 0.0, 1e7)
-    iterations = check_int("iterations", iterations, 1, 50)
     page = config.block_size if on_disk else config.geometry.page_size
     if mirror is not None and block != page:
         raise ValueError(f"redo_block must be the drive's page size ({page} bytes) with a mirror (the flash copy is "
@@ -169,42 +201,91 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     think = rng.exponential(think_us, (sessions, per)) if think_us > 0 else np.zeros((sessions, per))
     mu = math.log(redo_bytes) - _SIGMA**2 / 2
     size = np.clip(np.rint(rng.lognormal(mu, _SIGMA, (sessions, per))), 1, MAX_REDO_BYTES).astype(np.int64)
-    def guess(off, length):
-        if on_disk:  # half a revolution
-            return 30e6 / config.rpm
-        tm = config.timing
-        return tm.mean_prog_us + tm.mean_read_us * (int(off % page != 0) + int((off + length) % page != 0))
-
-    measured = np.zeros(0)
-    prev = None
-    converged = False
-    for it in range(1, iterations + 1):
-        def duration(j, off, length, measured=measured):
-            return measured[j] if j < measured.size else guess(off, length)
-
-        offs, lens, lat, end = _group_commit(think, size, commits, block, log_bytes, duration)
-        if prev is not None and np.array_equal(offs, prev[0]) and np.array_equal(lens, prev[1]):
-            converged = True
-            break
-        op, lba, pages, write = _chain(offs, lens, page)
-        if mirror is None:
-            arrival, done, _ = run_filled(config, op, lba, pages, fill_pages=0 if on_disk else log_pages, qd=1,
-                                          seed=seed)
-            measured = np.bincount(write, weights=done - arrival, minlength=offs.size)
-        else:  # per log write: its flash copy (a page-aligned write), then its disk copy, done at the first
-            disk_lba, disk_n = offs // mirror.block_size, -(-(offs + lens) // mirror.block_size) - offs // mirror.block_size
-            def both(a, b):
-                return np.stack((a, b), axis=1).ravel()
-            arrival, done, _ = run_filled(config, both(op, op), both(lba, disk_lba), both(pages, disk_n),
-                                          fill_pages=log_pages, qd=1, seed=seed, others=(mirror,),
-                                          device=np.tile([0, 1], offs.size), host=np.repeat(write, 2),
-                                          any_of=np.ones(offs.size, bool), precondition_fills=MIRROR_PRECONDITION)
-            done = done.reshape(-1, 2)
-            measured = done.min(axis=1) - arrival[::2]
-            flash_first = float((done[:, 0] <= done[:, 1]).mean())
-        prev = (offs, lens, op, pages)
-    op, pages = prev[2], prev[3]
-    return RedoResult(commit_us=lat, write_bytes=lens, write_us=measured[:offs.size], elapsed_us=float(end),
-                      commit_latency=latency_summary(lat), rmw_reads=int((op == 1).sum()),
-                      pages_written=int(pages[op == OP_FUA].sum()), converged=converged, iterations=it,
-                      flash_first=float("nan") if mirror is None else flash_first)
+    # the largest write: every session's largest commit at once, in pages touched
+    max_pages = -(-(int(size.max(axis=1).sum()) + block) // page) + 1
+    if not on_disk and config.cache_bytes and max_pages > config.cache_slots:
+        raise ValueError(f"sessions: {sessions} sessions' largest group of redo ({max_pages} pages) must fit the "
+                         f"drive's write cache of {config.cache_slots} pages; use fewer sessions or less redo_bytes")
+    if on_disk or mirror is not None:
+        fill = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    else:
+        starts = np.arange(0, log_pages, FILL_PAGES, dtype=np.int64)
+        fill = (starts, np.minimum(FILL_PAGES, log_pages - starts))
+    members = [config] if mirror is None else [config, mirror]
+    lw = _LogWriter(members, fill, commits, max(max_pages, FILL_PAGES), seed,
+                    MIRROR_PRECONDITION if mirror is not None else 0.0)
+    req = lw.req
+    cached = not on_disk and config.cache_bytes > 0
+    t0 = lw.now  # the log starts when its region is written
+    k = np.zeros(sessions, np.int64)  # each session's commits so far
+    ready = t0 + think[:, 0]  # when each session's next commit arrives
+    c_arr, c_end = np.zeros(commits), np.zeros(commits)
+    c_bytes, c_write = np.zeros(commits, np.int64), np.zeros(commits, np.int64)
+    w_start, w_len, w_host, w_req, w_reads = [], [], [], [], []
+    last_writer = {}  # page -> the write request that last wrote it
+    off, done, reads, merges = 0, 0, 0, 0
+    while done < commits:
+        start = max(lw.now, float(ready.min()))
+        grp = np.flatnonzero(ready <= start)
+        if grp.size > commits - done:  # the last write carries only the commits asked for
+            grp = grp[np.argsort(ready[grp], kind="stable")[:commits - done]]
+        nbytes = size[grp, k[grp] % per]
+        length = -(-int(nbytes.sum()) // block) * block
+        if off + length > log_bytes:
+            off = 0  # the log wraps to its start
+        first, last = off // page, (off + length - 1) // page
+        j = len(w_start)
+        if mirror is not None:
+            d_lba = off // mirror.block_size
+            d_n = -(-(off + length) // mirror.block_size) - d_lba
+            h = lw.issue(start, [(OP_FUA, first, last - first + 1, 0), (OP_FUA, d_lba, d_n, 1)], 2, any_of=True)
+            w_reads.append(0)
+        else:
+            # the pages the write starts or ends inside (one, if both ends are in the same page)
+            partial = sorted({p for p, cut in ((first, off % page != 0), (last, (off + length) % page != 0)) if cut})
+            if partial and cached and start > lw.now:  # is the page still in the cache when the write starts?
+                lw.issue(start, [], 0)
+                lw.step()
+            rd = []
+            for p in partial:
+                w = last_writer.get(p, -1)
+                if cached and w >= 0 and np.isnan(req.durable[w]):
+                    merges += 1  # acknowledged, not yet on NAND: the drive merges in DRAM
+                else:
+                    rd.append((OP_READ, p, 1, 0))
+            reads += len(rd)
+            w_reads.append(len(rd))
+            h = lw.issue(start, rd + [(OP_FUA, first, last - first + 1, 0)], len(rd))
+            for p in range(first, last + 1):
+                last_writer[p] = lw.nr - 1
+        lw.step()
+        end = float(lw.hosts.done[h])
+        n = grp.size
+        c_arr[done:done + n] = ready[grp]
+        c_end[done:done + n] = end
+        c_bytes[done:done + n] = nbytes
+        c_write[done:done + n] = j
+        w_start.append(start)
+        w_len.append(length)
+        w_host.append(h)
+        w_req.append(lw.nr - (2 if mirror is not None else 1))
+        done += n
+        k[grp] += 1
+        ready[grp] = end + think[grp, k[grp] % per]
+        off += length
+    lw.finish()
+    hosts = np.asarray(w_host)
+    flash_first, copy_us = float("nan"), None
+    if mirror is not None:
+        fr = np.asarray(w_req)
+        flash_first = float((req.done[fr] <= req.done[fr + 1]).mean())
+        copy_us = np.stack((req.done[fr], req.done[fr + 1]), axis=1) - np.asarray(w_start)[:, None]
+    lat = c_end - c_arr
+    w_len = np.asarray(w_len, np.int64)
+    pages_written = int(sum(req.pages[r] for r in w_req))
+    return RedoResult(commit_us=lat, commit_arrival_us=c_arr - t0, commit_bytes=c_bytes, commit_write=c_write,
+                      write_start_us=np.asarray(w_start) - t0, write_bytes=w_len,
+                      write_reads=np.asarray(w_reads, np.int64),
+                      write_us=lw.hosts.done[hosts] - lw.hosts.arrival[hosts], elapsed_us=float(c_end.max() - t0),
+                      commit_latency=latency_summary(lat), rmw_reads=reads, dram_merges=merges,
+                      pages_written=pages_written, flash_first=flash_first, copy_us=copy_us)

@@ -314,6 +314,32 @@ class Engine:
             # their host I/O; with the power on, the drives' caches destage what they still hold)
             K.run_events(e, n + 1)
 
+    def step(self, done: int) -> int:
+        """Process events until ``done`` host I/Os are done, the events run out (an open loop's
+        host I/O whose arrival is still ``inf`` is not an event: a host model above sets its
+        arrival and its requests when it decides them, then steps on) or an error is flagged;
+        returns the host I/Os done. Stopped at a host I/O's completion, the clock reads its
+        time and nothing later has happened.
+
+        A host model steps once per host I/O it decides, so the call's cost counts: after the
+        first step (through numba's dispatcher, which compiles or loads the kernel), steps call
+        the compiled entry point of that signature directly, skipping the dispatcher's typing of
+        the ~100 state arrays on every call (about 8 us a call instead of 70)."""
+        done = int(done)
+        entry = getattr(self, "_entry", None)
+        if entry is None:
+            n = int(K.run_events(self.state, done))
+            from numba import typeof
+            cres = K.run_events.overloads.get((typeof(self.state), typeof(done)))
+            self._entry = cres.entry_point if cres is not None else K.run_events
+            return n
+        return int(entry(self.state, done))
+
+    def error(self) -> str:
+        """What stopped the run (and on which device), or empty."""
+        err = int(self.loop.err[0])
+        return f"{ERRORS[err]} (member {int(self.loop.err_device[0])})" if err else ""
+
     def counters(self, d: int) -> dict:
         """Final totals of device d (see :class:`flashlab.ssd.IoResult`)."""
         st = self.stats

@@ -186,12 +186,13 @@ DENSITY_POINTS = (
     DensityPoint("Micron/Intel 64-layer 256 Gb TLC, 59 mm²", 64, 2, 3, "under", 4.3, "decimal", "register2017bics"),
     DensityPoint("Kioxia/WD BiCS6 QLC", 162, 2, 4, "under", 13.86, "decimal", "blocksfiles2024density"),
     DensityPoint("SK hynix 176-layer 512 Gb QLC", 176, 2, 4, "under", 14.40, "decimal", "blocksfiles2024density"),
-    DensityPoint("Micron 232-layer 1 Tb TLC", 232, 2, 3, "under", 14.6, "decimal", "blocksfiles2024density"),
-    DensityPoint("Micron 232-layer QLC", 232, 2, 4, "under", 19.5, "decimal", "blocksfiles2024density"),
+    DensityPoint("Micron 232-layer 1 Tb TLC", 232, 2, 3, "under", 14.6, "decimal", "spectrum2022micron232"),
+    DensityPoint("Micron 232-layer QLC", 232, 2, 4, "under", 19.6, "decimal", "blocksfiles2024density"),
     DensityPoint("YMTC 232-layer QLC", 232, 2, 4, "under", 20.62, "decimal", "blocksfiles2024density"),
-    DensityPoint("Micron G9 276-layer TLC", 276, 2, 3, "under", 21.0, "decimal", "blocksfiles2024density"),
+    DensityPoint("Micron G9 276-layer TLC", 276, 2, 3, "under", 21.0, "decimal", "blocksfiles2024g9",
+                 "14.6 x 1.44: Micron's 44% density gain over its 232-layer TLC"),
     DensityPoint("Intel 192-layer PLC, 1.67 Tb on 73.3 mm²", 192, 4, 5, "under", 23.3, "binary",
-                 "blocksfiles2024density", "decks assumed"),
+                 "khakifirooz2023plc", "decks assumed"),
     DensityPoint("Samsung V9 280-layer 1 Tb QLC", 280, 2, 4, "under", 28.5, "decimal", "blocksfiles2024density"),
 )
 

@@ -23,8 +23,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.layouts import column
-from bokeh.models import ColorBar, ColumnDataSource, Div, FactorRange, LogColorMapper, Range1d
+from bokeh.models import ColorBar, ColumnDataSource, FactorRange, LogColorMapper, Range1d
 from bokeh.palettes import Viridis256
 
 from ..array import UNITS, ArrayConfig, array_capacity, array_drive, simulate_array
@@ -32,7 +31,7 @@ from ..ssd import HostLoad
 from ..workload import OP_READ, OP_WRITE, Workload
 from .explorable import Control, Explorable
 from .ssd import log_histogram_columns, overlaid_log_histograms
-from .style import PALETTE, REFERENCE, legend_below, new_figure, summary_html
+from .style import PALETTE, REFERENCE, legend_below, new_figure, summary_column, summary_html
 
 #: Colours of the waterfall: capacity held, capacity taken away, capacity assumed.
 HELD, TAKEN, ASSUMED = PALETTE[0], PALETTE[3], PALETTE[2]
@@ -124,7 +123,6 @@ def build_array() -> Explorable:
 
     def figure(data):
         src = ColumnDataSource(data["bars"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Capacity from raw to effective", "step", "capacity (TB, decimal)", height=340,
                        x_range=FactorRange(*data["bars"]["step"]),
                        tooltips=[("step", "@step"), ("size", "@size{0,0.00} TB"), ("why", "@why")])
@@ -138,7 +136,7 @@ def build_array() -> Explorable:
                        x_range=FactorRange(*data["latency"]["kind"]), tooltips=[("", "@kind"), ("ms", "@ms{0.00}")])
         q.vbar(x="kind", top="ms", width=0.6, source=lat, color=PALETTE[4])
         q.y_range.start = 0
-        return column(summary, p, q, sizing_mode="stretch_width"), {"bars": src, "latency": lat, "summary": summary}
+        return summary_column(data, p, q, targets={"bars": src, "latency": lat})
 
     return Explorable(compute, figure, [
         Control("drives", "Drives", ARRAY_DRIVES, 12, live_values=tuple(range(4, 49, 2)), fmt="{}"),
@@ -173,7 +171,6 @@ def stripe_tail() -> Explorable:
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("curve", "now")}
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("Chance that a stripe waits for a slow member", "members per stripe N",
                         "stripes slow (%)", height=260, y_range=(0, 100),
                         tooltips=[("N", "@n"), ("slow", "@p{0.0}%")])
@@ -185,7 +182,7 @@ def stripe_tail() -> Explorable:
         p2.line("n", "h", source=src["curve"], color=HELD, line_width=2, legend_label="H_N = 1 + 1/2 + ... + 1/N")
         p2.scatter("n", "h", source=src["now"], color=HELD, size=11, line_color="black")
         legend_below(p2, 1)
-        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+        return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
         Control("members", "Members per stripe N", (2, 4, 6, 10, 16, 24, 50, 100), 10,
@@ -253,7 +250,6 @@ def gc_coordination() -> Explorable:
     def figure(data):
         hist = ColumnDataSource(data["hist"])
         tl = ColumnDataSource(data["timeline"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         layers = [(a.replace("-", "_"), colour, label) for a, (colour, label) in GC_ARCHS.items()]
         p = overlaid_log_histograms("Read latency (y axis cut at 10% to show the tail)", "read latency (ms, log scale)",
                                     "reads (%)", HIST_LO_US, HIST_HI_US, hist, layers)
@@ -272,8 +268,7 @@ def gc_coordination() -> Explorable:
         m.add_layout(ColorBar(color_mapper=mapper, title="read p99 (ms)", height=10, padding=4), "below")
         for f in (q, m):
             f.yaxis.ticker = list(range(10))
-        return column(summary, p, q, m, sizing_mode="stretch_width"), {"hist": hist, "timeline": tl,
-                                                                          "summary": summary}
+        return summary_column(data, p, q, m, targets={"hist": hist, "timeline": tl})
 
     return Explorable(compute, figure, [
         Control("rate", "I/O rate during a burst (IOPS)", GC_RATES, 4000, live_values=(1000, 2000, 3000, 4000),
@@ -329,13 +324,12 @@ def disk_vs_flash() -> Explorable:
 
     def figure(data):
         hist = ColumnDataSource(data["hist"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         layers = [("ssd_read", PALETTE[0], "SSD array, reads"), ("ssd_write", PALETTE[9], "SSD array, writes"),
                   ("disk_read", PALETTE[3], "disk array, reads"), ("disk_write", PALETTE[1], "disk array, writes")]
         p = overlaid_log_histograms("Latency, disk array against flash array", "latency (ms, log scale)",
                                     "I/Os (%)", HIST_LO_US, DISK_HIST_HI_US, hist, layers)
         legend_below(p, 2)
-        return column(summary, p, sizing_mode="stretch_width"), {"hist": hist, "summary": summary}
+        return summary_column(data, p, targets={"hist": hist})
 
     return Explorable(compute, figure, [
         Control("qd", "Outstanding I/Os", DISK_QDS, 16, live_values=(1, 2, 4, 8, 16, 32, 64), fmt="{}"),

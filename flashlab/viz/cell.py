@@ -9,13 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, Div, Span
+from bokeh.models import ColumnDataSource, Span
 
 from ..cell.floating_gate import FG_CELL_2XNM, FloatingGateCell
 from ..cell.ispp import CellVariation, IsppParams, program_cell, program_page
 from .explorable import Control, Explorable
-from .style import ERASED, HIGHLIGHT, PROGRAMMED, REFERENCE, new_figure, style_legend, summary_html
+from .style import ERASED, HIGHLIGHT, PROGRAMMED, REFERENCE, new_figure, style_legend, summary_column, summary_html
 
 #: Pulse and verify lengths used by the chapter's explorables (s): 10 us each, the order of
 #: NAND ISPP loops (Suh et al. 1995).
@@ -49,7 +48,6 @@ def pulse_a_cell(cell: FloatingGateCell = FG_CELL_2XNM, max_pulses: int = 120) -
     def figure(data):
         trace = ColumnDataSource(data["trace"])
         verify = ColumnDataSource(data["verify"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         tips = [("pulse", "@pulse"), ("Vpgm (V)", "@v_pulse{0.00}"), ("Vth (V)", "@vth{0.00}"),
                 ("electrons", "@electrons{0}"), ("ΔVth (V)", "@dvth{0.00}")]
         p1 = new_figure("Threshold voltage after each pulse", "pulse number", "Vth (V)", tooltips=tips)
@@ -61,8 +59,7 @@ def pulse_a_cell(cell: FloatingGateCell = FG_CELL_2XNM, max_pulses: int = 120) -
         p2 = new_figure("Electrons on the floating gate (negative: erased below neutral)", "pulse number",
                         "electrons stored", height=260, tooltips=tips)
         p2.vbar(x="pulse", top="electrons", source=trace, width=0.7, color=HIGHLIGHT)
-        return (column(summary, p1, p2, sizing_mode="stretch_width"),
-                {"trace": trace, "verify": verify, "summary": summary})
+        return summary_column(data, p1, p2, targets={"trace": trace, "verify": verify})
 
     return Explorable(
         compute,
@@ -126,7 +123,6 @@ def program_a_page(
         hist = ColumnDataSource(data["hist"])
         trade = ColumnDataSource(data["trade"])
         here = ColumnDataSource(data["here"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("Page Vth distribution", "Vth (V)", "cells per 20 mV bin (%)", height=260,
                         x_range=(-5.5, 4.5), tooltips=[("Vth (V)", "@v{0.00}")])
         p1.varea(x="v", y1=0, y2="before", source=hist, color=ERASED, alpha=0.6, legend_label="erased")
@@ -146,8 +142,7 @@ def program_a_page(
         p2.scatter("step", "time", source=here, color=HIGHLIGHT, size=14, marker="diamond",
                    legend_label="this step")
         style_legend(p2, "top_right")
-        return (column(summary, p1, zoom, p2, sizing_mode="stretch_width"),
-                {"hist": hist, "trade": trade, "here": here, "summary": summary})
+        return summary_column(data, p1, zoom, p2, targets={"hist": hist, "trade": trade, "here": here})
 
     return Explorable(
         compute,

@@ -28,15 +28,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, Div, FactorRange
+from bokeh.models import ColumnDataSource, FactorRange
 
 from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
 from .ssd import log_histogram_columns, overlaid_log_histograms
-from .style import PALETTE, legend_below, new_figure, summary_html
+from .style import PALETTE, legend_below, new_figure, summary_column, summary_html
 
 #: User capacity of the chapter's drives (bytes) and their pages per (plane) block.
 DEVICE_BYTES = 128 * 2**20
@@ -97,13 +96,12 @@ def benchmark_mix(seed: int = 0) -> Explorable:
 
     def figure(data):
         src = ColumnDataSource(data["bars"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Read IOPS: bound to the writes, or free", "", "read IOPS (thousands)", height=320,
                        x_range=FactorRange(*labels), tooltips=[("", "@x"), ("read IOPS (k)", "@iops{0.0}")])
         p.vbar(x="x", top="iops", width=0.7, color="colour", source=src)
         p.y_range.start = 0
         p.xaxis.major_label_orientation = 0.3
-        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+        return summary_column(data, p, targets={"bars": src})
 
     return Explorable(compute, figure, [
         Control("rwmixread", "rwmixread (% of requests that are reads)", MIX_READS, 70,
@@ -143,7 +141,6 @@ def scan_parallelism(seed: int = 0) -> Explorable:
 
     def figure(data):
         src = ColumnDataSource(data["scan"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Full-scan time against parallelism", "degree of parallelism (query servers, log scale)",
                        "scan time (ms)", height=320, x_axis_type="log",
                        tooltips=[("DOP", "@dop"), ("scan (ms)", "@ms{0.0}"), ("128 blocks (ms)", "@ref{0.0}")])
@@ -154,7 +151,7 @@ def scan_parallelism(seed: int = 0) -> Explorable:
         p.y_range.start = 0
         p.xaxis.ticker = list(SCAN_DOPS)
         legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"scan": src, "summary": summary}
+        return summary_column(data, p, targets={"scan": src})
 
     return Explorable(compute, figure, [
         Control("multiblock", "db_file_multiblock_read_count (8 KiB blocks per read)", SCAN_MULTIBLOCK, 4,
@@ -185,11 +182,10 @@ def commit_histograms(data: dict, lo_us: float, hi_us: float, series: list) -> t
     commit time (log file sync) from ``lo_us`` to ``hi_us``; ``series`` is (column, colour, label)
     per histogram in ``data["hist"]``. Returns the layout and its updatable models."""
     src = ColumnDataSource(data["hist"])
-    summary = Div(text=data["summary"], sizing_mode="stretch_width")
     p = overlaid_log_histograms("Commit time (log file sync)", "commit time (ms, log scale)", "share of commits (%)",
                                 lo_us, hi_us, src, series)
     legend_below(p)
-    return column(summary, p, sizing_mode="stretch_width"), {"hist": src, "summary": summary}
+    return summary_column(data, p, targets={"hist": src})
 
 
 def redo_block_size(seed: int = 0) -> Explorable:
@@ -255,13 +251,12 @@ def temp_tablespace(seed: int = 0) -> Explorable:
 
     def figure(data):
         src = ColumnDataSource(data["bars"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Sort runs: written, then merged", "", "time (ms, from first to last I/O of the phase)",
                        height=320, x_range=FactorRange(*labels), tooltips=[("", "@x"), ("ms", "@ms{0.0}")])
         p.vbar(x="x", top="ms", width=0.7, color="colour", source=src)
         p.y_range.start = 0
         p.xaxis.major_label_orientation = 0.3
-        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+        return summary_column(data, p, targets={"bars": src})
 
     return Explorable(compute, figure, [
         Control("sessions", "Sorts at once (sessions)", TEMP_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
@@ -317,12 +312,11 @@ def flush_page_size(seed: int = 0) -> Explorable:
 
     def figure(data):
         src = ColumnDataSource(data["bars"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("A flushed 4 KiB write: median times", "", "time from the write's arrival (µs, log scale)",
                        height=320, x_range=FactorRange(*labels), y_axis_type="log", y_range=(1, 1e5),
                        tooltips=[("", "@x"), ("median (µs)", "@us{0,0}"), ("p99 (µs)", "@p99{0,0}")])
         p.vbar(x="x", top="us", bottom="bottom", width=0.7, color="colour", source=src)
-        return column(summary, p, sizing_mode="stretch_width"), {"bars": src, "summary": summary}
+        return summary_column(data, p, targets={"bars": src})
 
     return Explorable(compute, figure, [
         Control("nand_kib", "NAND page size (KiB; host writes are 4 KiB)", FLUSH_NAND_KIB, 16, fmt="{:d}"),
@@ -365,7 +359,8 @@ def smart_flash_logging(seed: int = 0) -> Explorable:
                 f"Redo on the disk alone: median {a['p50']:,.0f} &micro;s, p99.9 {a['p99.9']:,.0f} &micro;s. "
                 f"On disk and flash at once: median <b>{b['p50']:,.0f} &micro;s</b>, p99.9 "
                 f"<b>{b['p99.9']:,.0f} &micro;s</b>; the flash copy finished first for {on.flash_first:.1%} of the "
-                f"log writes (Exadata: median 481 &micro;s off, 500 on; flash first 3.8%)."),
+                f"log writes, its median end {np.median(on.copy_us[:, 0]) / 1e3:,.1f} ms after the write's start "
+                f"(Exadata: median 481 &micro;s off, 500 on; flash first 3.8%)."),
         }
 
     def figure(data):
@@ -412,7 +407,6 @@ def write_back_cache(seed: int = 0) -> Explorable:
 
     def figure(data):
         bars, wt, wb = (ColumnDataSource(data[k]) for k in ("bars", "wt", "wb"))
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Throughput", "", "block accesses per second (thousands)", height=260,
                        x_range=FactorRange(*labels), tooltips=[("", "@x"), ("thousand/s", "@kps{0.0}"),
                                                              ("free buffer wait %", "@wait{0}")])
@@ -424,8 +418,7 @@ def write_back_cache(seed: int = 0) -> Explorable:
         q.line("ms", "dirty", source=wb, color=PALETTE[0], line_width=2, legend_label="write-back")
         q.y_range.start, q.y_range.end = 0, 105
         legend_below(q)
-        return column(summary, p, q, sizing_mode="stretch_width"), {"bars": bars, "wt": wt, "wb": wb,
-                                                                     "summary": summary}
+        return summary_column(data, p, q, targets={"bars": bars, "wt": wt, "wb": wb})
 
     return Explorable(compute, figure, [
         Control("modify", "Share of accesses that modify their block", OLTP_MODIFY, 0.5,

@@ -31,7 +31,7 @@ from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, 
 from ..workload import Workload
 from .explorable import Control, Explorable, StaticExplorable
 from .style import (
-    HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, style_legend, summary_html,
+    HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, style_legend, summary_column, summary_html,
 )
 
 #: Page colours: free, valid, stale (indexed by the snapshot's page state).
@@ -212,7 +212,6 @@ def step_a_device(n_steps: int = 120, live_steps: int = 400, seed: int = 0) -> E
         pages = ColumnDataSource(data["pages"])
         blocks = ColumnDataSource(data["blocks"])
         history = ColumnDataSource(data["history"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width", height=75)
         nb = len(data["blocks"]["y"])
         key = " &nbsp; ".join(
             f'<span style="display:inline-block;width:14px;height:14px;background:{c};border:1px solid #999;'
@@ -245,8 +244,8 @@ def step_a_device(n_steps: int = 120, live_steps: int = 400, seed: int = 0) -> E
                 legend_label="flash programs (host + GC)")
         p2.line("step", "host", source=history, color=PROGRAMMED, line_width=2, legend_label="host writes")
         style_legend(p2, "top_left")
-        return (column(summary, legend, p1, p2, sizing_mode="stretch_width"),
-                {"pages": pages, "blocks": blocks, "history": history, "summary": summary})
+        return summary_column(data, legend, p1, p2, targets={"pages": pages, "blocks": blocks, "history": history},
+                              height=75)
 
     return _SteppedExplorable(
         compute,
@@ -357,7 +356,6 @@ def fill_without_gc(fills: float = 3.0, geometry: Geometry = FILL_GEOMETRY, seed
     def figure(data):
         states = ColumnDataSource(data["states"])
         full = ColumnDataSource(data["full"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Where the raw pages are", "host writes (multiples of the raw capacity)",
                        "share of raw pages (%)", height=380, y_range=(0, 100), x_range=(0, fills),
                        tooltips=[("host writes (raw capacities)", "@x{0.00}"), ("valid (%)", "@valid{0.0}"),
@@ -368,8 +366,7 @@ def fill_without_gc(fills: float = 3.0, geometry: Geometry = FILL_GEOMETRY, seed
         p.line("x", "y", source=full, color="black", line_dash="dashed", line_width=2,
                legend_label="no GC: read-only here")
         legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"states": states, "full": full,
-                                                                  "summary": summary}
+        return summary_column(data, p, targets={"states": states, "full": full})
 
     return Explorable(
         compute,
@@ -428,7 +425,6 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
         curve = ColumnDataSource(curves)
         sim = ColumnDataSource(data["sim"])
         here = ColumnDataSource(data["here"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Write amplification under uniform random writes", "over-provisioning op (log scale)",
                        "write amplification", height=460, x_axis_type="log", y_range=(0.8, 11), x_range=(0.05, 1.2),
                        tooltips=[("op", "@op{0.000}"), ("WA", "@wa{0.00}")])
@@ -444,7 +440,7 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
         p.scatter("op", "wa", source=here, size=18, color=HIGHLIGHT, marker="diamond", line_color="black",
                   legend_label="this setting")
         legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"sim": sim, "here": here, "summary": summary}
+        return summary_column(data, p, targets={"sim": sim, "here": here})
 
     return Explorable(
         compute,
@@ -498,7 +494,6 @@ def hot_cold_skew(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1
 
     def figure(data):
         bars = ColumnDataSource(data["bars"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Steady-state write amplification by victim policy", "victim policy",
                        "write amplification", height=340, x_range=FactorRange(*data["bars"]["policy"]),
                        y_range=(0, 7), tooltips=[("policy", "@policy"), ("WA", "@wa{0.00}")])
@@ -511,7 +506,7 @@ def hot_cold_skew(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1
         p.text(x=[float(len(SKEW_POLICIES))], y=[uniform], text=["greedy, uniform writes"], text_font_size="12px",
                text_baseline="bottom", text_align="right", x_offset=-4, y_offset=-2)
         p.xgrid.visible = False
-        return column(summary, p, sizing_mode="stretch_width"), {"bars": bars, "summary": summary}
+        return summary_column(data, p, targets={"bars": bars})
 
     return Explorable(
         compute,
@@ -574,7 +569,6 @@ def wear_levelling(blocks: int = 256, pages_per_block: int = 32, op: float = 0.2
         hist = ColumnDataSource(data["hist"])
         sweep = ColumnDataSource(data["sweep"])
         here = ColumnDataSource(data["here"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("Erase counts of the blocks", "erase count (P/E cycles)", "blocks", height=280,
                         tooltips=[("erases", "@erases"), ("blocks", "@blocks"), ("blocks, static WL off", "@off")])
         p1.vbar(x="erases", top="off", width=1.0, source=hist, color="#bbbbbb", alpha=0.7,
@@ -600,8 +594,7 @@ def wear_levelling(blocks: int = 256, pages_per_block: int = 32, op: float = 0.2
         legend_below(p3, ncols=3)
         for p in (p2, p3):
             p.xgrid.visible = False
-        return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
-                {"hist": hist, "sweep": sweep, "here": here, "summary": summary})
+        return summary_column(data, p1, p2, p3, targets={"hist": hist, "sweep": sweep, "here": here})
 
     return Explorable(
         compute,

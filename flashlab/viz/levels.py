@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.layouts import column
 from bokeh.models import ColumnDataSource, Div, Span
 
 from ..cell.distributions import vth_distributions
@@ -21,7 +20,10 @@ from ..cell.errors import default_read_refs, optimal_read_refs, rber_analytic
 from ..cell.levels import program_times, read_latency_us
 from ..presets import MLC_2YNM, PRESETS, TLC_1XNM, Technology
 from .explorable import Control, Explorable
-from .style import ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, new_figure, style_legend, summary_html
+from .style import (
+    ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, style_legend, summary_column,
+    summary_html,
+)
 
 #: Colour of each page type (LSB, CSB, MSB, TSB; MLC's MSB takes the third).
 PAGE_COLORS = (PALETTE[1], PALETTE[2], PALETTE[4], PALETTE[5])
@@ -31,18 +33,9 @@ VTH_LABEL = "Vth (normalized units: 0 = ground, 512 = max read reference)"
 FLOOR = 1e-9
 #: Cell types of the bits-per-cell explorable and the preset behind each.
 CELL_PRESETS = {"SLC": "slc", "MLC": "mlc", "TLC": "tlc", "QLC": "qlc"}
-
-
-def legend_below(p, ncols: int = 2) -> None:
-    """Legend under the plot (in columns), so that it never covers the data."""
-    style_legend(p)
-    legend = p.legend[0]
-    p.add_layout(legend, "below")
-    legend.ncols = ncols
-    p.height += 22 * -(-len(legend.items) // ncols) + 12  # keep the plot area's height
-    legend.background_fill_alpha = 0.0
-    legend.border_line_alpha = 0.0
-    legend.label_text_font_size = "11px"
+#: How the cell chapters' legends sit below their plots (:func:`~flashlab.viz.style.legend_below`):
+#: flush left, in 11 px type, the plot area kept at its height.
+CELL_LEGEND = dict(keep_plot_height=True, font_size="11px", location="top_left")
 
 
 def _page_color(levels, p: int) -> str:
@@ -165,7 +158,6 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("density", "labels", "refs", "latency", "hist", "mean")}
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         table = Div(text=data["table"], sizing_mode="stretch_width")
         p1 = new_figure("Threshold-voltage states (fresh cells) and read points", VTH_LABEL,
                         "density (fraction of cells per unit)", height=300, x_range=(-250, 520),
@@ -196,8 +188,8 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
         p3.line("x", "y", source=src["mean"], color=REFERENCE, line_dash="dashed", line_width=2,
                 legend_label="mean (datasheet figure)")
         style_legend(p3, "top_right")
-        targets = dict(src, table=table, summary=summary)
-        return column(summary, p1, table, p2, p3, sizing_mode="stretch_width"), targets
+        targets = dict(src, table=table)
+        return summary_column(data, p1, table, p2, p3, targets=targets)
 
     return Explorable(compute, figure, [
         Control("cell", "Bits per cell", tuple(CELL_PRESETS), "TLC", fmt="{}"),
@@ -255,7 +247,6 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
         refs = ColumnDataSource(data["refs"])
         mis = ColumnDataSource(data["mis"])
         rber = ColumnDataSource(data["rber"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         fixed = ColumnDataSource(_density_columns(dist, v, levels.n_states, log=True))
         p1 = new_figure(f"{levels.name} states (log scale) and read points", VTH_LABEL,
                         "density (fraction of cells per unit)", height=320, y_axis_type="log",
@@ -268,7 +259,7 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
         for p, name in enumerate(levels.page_names):  # legend entries for the page colours
             p1.line([np.nan], [np.nan], color=_page_color(levels, p), line_width=2,
                     legend_label=f"read point sensed by {name}")
-        legend_below(p1, 2)
+        legend_below(p1, 2, **CELL_LEGEND)
         p2 = new_figure("Raw bit error rate per page type", "page type", "RBER (bit errors per bit read)",
                         height=260, x_range=list(levels.page_names), y_axis_type="log", y_range=(1e-10, 1.0),
                         tooltips=[("page", "@page"), ("RBER", "@rber{0.0e}"), ("factory refs", "@base{0.0e}")])
@@ -276,8 +267,7 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
         p2.scatter("page", "base", source=rber, marker="dash", size=40, color="black", line_width=2,
                    legend_label="at the factory read points")
         style_legend(p2, "top_left")
-        return (column(summary, p1, p2, sizing_mode="stretch_width"),
-                {"refs": refs, "mis": mis, "rber": rber, "summary": summary})
+        return summary_column(data, p1, p2, targets={"refs": refs, "mis": mis, "rber": rber})
 
     return Explorable(compute, figure, [
         Control("ref", "Read point to move", ref_names, "all", fmt="{}"),
@@ -368,7 +358,6 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("density", "factory", "optimal", "curve", "now", "life")}
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure(f"{levels.name} threshold-voltage states (log scale)", VTH_LABEL,
                         "density (fraction of cells per unit)", height=320, y_axis_type="log",
                         x_range=(-250, 520), y_range=(1e-7, 0.1), tooltips=[("Vth", "$x{0}")])
@@ -379,7 +368,7 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
                    line_dash="dashed", legend_label="factory read points")
         p1.segment("x0", "y0", "x1", "y1", source=src["optimal"], color="color", line_width="width",
                    legend_label="read-retry read points")
-        legend_below(p1, 2)
+        legend_below(p1, 2, **CELL_LEGEND)
         p2 = new_figure("RBER per page type as the block wears", "P/E cycles",
                         "RBER (bit errors per bit read)", height=320, y_axis_type="log", y_range=(1e-9, 0.1),
                         x_range=(0, pe_max), tooltips=[("P/E", "@pe{0}")])
@@ -392,8 +381,8 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
         p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_width=2,
                            line_dash="dotdash"))
         p2.line("x", "y", source=src["life"], color=REFERENCE, line_width=2, legend_label="ECC limit / endurance")
-        legend_below(p2, 2)
-        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+        legend_below(p2, 2, **CELL_LEGEND)
+        return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
         Control("pe", "P/E cycles", tuple(pe_values), 0,
@@ -439,7 +428,6 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("uber", "limit_u", "limit_r", "life")}
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("Uncorrectable errors after ECC", "raw bit error rate (RBER)", "UBER (errors per bit read)",
                         height=280, x_axis_type="log", y_axis_type="log", y_range=(1e-30, 1e-2),
                         tooltips=[("RBER", "@rber{0.0e}"), ("UBER", "@uber{0.0e}")])
@@ -455,7 +443,7 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
                 legend_label="ECC limit")
         p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
         style_legend(p2, "bottom_right")
-        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+        return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
         Control("t", f"Bits corrected per {codeword_bytes} B codeword (t)", tuple(t_values), 40,
@@ -507,7 +495,6 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("here", "worst", "life", "trade")}
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("Slower programming buys endurance", "mean page program time (µs)",
                         "endurance (P/E cycles)", height=280, y_axis_type="log",
                         tooltips=[("step ×", "@scale"), ("program (µs)", "@prog{0}"), ("P/E", "@life{0}")])
@@ -525,7 +512,7 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
         p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_dash="dotdash", line_width=2))
         p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
         style_legend(p2, "top_left")
-        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+        return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
         Control("scale", "ISPP step (× the standard part's)", tuple(scales), 0.5,

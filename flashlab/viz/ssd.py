@@ -26,13 +26,12 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, Div, FactorRange, LinearAxis, Range1d
+from bokeh.models import ColumnDataSource, FactorRange, LinearAxis, Range1d
 
 from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
 from ..workload import OP_READ, OP_WRITE, Workload
 from .explorable import Control, Explorable
-from .style import HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, summary_html
+from .style import HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, summary_column, summary_html
 
 #: User capacity of the chapter's small devices (bytes) and their pages per (plane) block.
 DEVICE_BYTES = 64 * 2**20
@@ -104,7 +103,6 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
         fob = ColumnDataSource(data["fob"])
         steady = ColumnDataSource(data["steady"])
         cliff = ColumnDataSource(data["cliff"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         xr = Range1d(0, fills * 1.15)  # the chapter's grid reaches steady state by 4.4 drive writes
         tips = [("drive writes", "@fills{0.0}"), ("IOPS", "@iops{0,0}"), ("p99 (ms)", "@p99{0.0}"),
                 ("p99.9 (ms)", "@p999{0.0}"), ("WA", "@wa{0.00}"), ("free superblocks", "@free"),
@@ -136,8 +134,8 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
         p3.line("fills", "fg", source=rounds, color=REFERENCE, line_width=2, line_dash="dotted",
                 y_range_name="share", legend_label="foreground GC (%)")
         legend_below(p3)
-        return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
-                {"rounds": rounds, "fob": fob, "steady": steady, "cliff": cliff, "summary": summary})
+        return summary_column(data, p1, p2, p3,
+                              targets={"rounds": rounds, "fob": fob, "steady": steady, "cliff": cliff})
 
     return Explorable(
         compute,
@@ -243,7 +241,6 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         h = ColumnDataSource(data["hist"])
         pc = ColumnDataSource(data["pcts"])
         tm = ColumnDataSource(data["time"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = overlaid_log_histograms("Write latency, first and last drive write", "latency (ms, log scale)",
                                      "share of requests (%)", HIST_LO_US, HIST_HI_US, h,
                                      [("before", BEFORE, "first drive write (fresh)"),
@@ -269,8 +266,7 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         p3.line("t", "fg", source=tm, color=REFERENCE, line_width=2, line_dash="dotted", y_range_name="share",
                 legend_label="foreground GC (%)")
         legend_below(p3)
-        return (column(summary, p1, p2, p3, sizing_mode="stretch_width"),
-                {"hist": h, "pcts": pc, "time": tm, "summary": summary})
+        return summary_column(data, p1, p2, p3, targets={"hist": h, "pcts": pc, "time": tm})
 
     return Explorable(
         compute,
@@ -330,14 +326,13 @@ def read_tails(reads: int = READ_RATE, op: float = 0.2, fills: float = 2.0, seed
     def figure(data):
         h = ColumnDataSource(data["hist"])
         idle = ColumnDataSource(data["idle"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = overlaid_log_histograms("Read latency while the drive collects garbage", "read latency (ms, log scale)",
                                     "share of reads (%)", READ_LO_US, READ_HI_US, h,
                                     [("off", AFTER, "suspend off"), ("on", BEFORE, "suspend on")])
         p.line("x", "y", source=idle, color="black", line_dash="dashed", line_width=1.5,
                legend_label="a read on an idle plane")
         legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"hist": h, "idle": idle, "summary": summary}
+        return summary_column(data, p, targets={"hist": h, "idle": idle})
 
     return Explorable(
         compute,
@@ -423,7 +418,6 @@ def read_behind(timing: str = "mlc") -> Explorable:
     def figure(data):
         g = ColumnDataSource(data["gantt"])
         b = ColumnDataSource(data["bars"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("What plane 0 does, and what the read does", "time (µs)", "", height=220,
                         y_range=FactorRange(*ROWS), x_range=Range1d(-50, 3450),
                         tooltips=[("", "@what"), ("from (µs)", "@left{0,0.0}"), ("to (µs)", "@right{0,0.0}"),
@@ -439,7 +433,7 @@ def read_behind(timing: str = "mlc") -> Explorable:
         p2.text(x="latency", y="name", text="text", source=b, x_offset=4, text_baseline="middle",
                 text_font_size="12px")
         p2.ygrid.visible = False
-        return column(summary, p1, p2, sizing_mode="stretch_width"), {"gantt": g, "bars": b, "summary": summary}
+        return summary_column(data, p1, p2, targets={"gantt": g, "bars": b})
 
     return Explorable(
         compute,
@@ -502,7 +496,6 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
 
     def figure(data):
         h = ColumnDataSource(data["hist"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = new_figure("Host write latency: fast and slow pages", "write latency (ms)", "share of writes (%)",
                        height=320, x_range=Range1d(0, 4.5), y_range=Range1d(0, 75),
                        tooltips=[("from (ms)", "@left{0.0}"), ("to (ms)", "@right{0.0}"),
@@ -512,7 +505,7 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
         p.quad(left="left", right="right", bottom=0, top="this", source=h, color=PROGRAMMED, alpha=0.6,
                legend_label="this setting")
         legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"hist": h, "summary": summary}
+        return summary_column(data, p, targets={"hist": h})
 
     return Explorable(
         compute,
@@ -568,13 +561,12 @@ def write_cache(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorabl
 
     def figure(data):
         h = ColumnDataSource(data["hist"])
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p = overlaid_log_histograms("Write latency with a write cache, first and last drive write",
                                     "latency (ms, log scale)", "share of requests (%)", CACHE_LO_US, HIST_HI_US, h,
                                     [("before", BEFORE, "first drive write (fresh)"),
                                      ("after", AFTER, "last drive write (GC running)")])
         legend_below(p)
-        return column(summary, p, sizing_mode="stretch_width"), {"hist": h, "summary": summary}
+        return summary_column(data, p, targets={"hist": h})
 
     return Explorable(
         compute,

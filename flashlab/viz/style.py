@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bokeh.models import HoverTool
+from bokeh.layouts import column
+from bokeh.models import Div, HoverTool
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
@@ -49,12 +50,34 @@ def summary_html(html: str) -> str:
     return f'<div style="font-size:14px; line-height:1.5">{html}</div>'
 
 
-def legend_below(p, ncols: int = 2) -> None:
-    """Move the figure's legend under the plot area (the text column is narrow)."""
-    leg = p.legend[0]
-    p.center.remove(leg)
-    leg.ncols = ncols
-    leg.label_text_font_size = "12px"
-    leg.click_policy = "hide"
-    leg.border_line_alpha = 0
-    p.add_layout(leg, "below")
+def summary_column(data, *children, targets, **div_kwargs):
+    """An explorable's layout: its summary readout above ``children``, in one column.
+
+    The readout is a ``Div`` showing ``data["summary"]`` (made with :func:`summary_html`); it and
+    the ``children`` (figures, other Divs) stretch to the width of the text column. Returns
+    ``(layout, targets)`` with the Div added to ``targets`` as ``"summary"``: what an
+    explorable's figure builder returns. ``div_kwargs`` go to the Div (e.g. ``height``).
+    """
+    summary = Div(text=data["summary"], sizing_mode="stretch_width", **div_kwargs)
+    return column(summary, *children, sizing_mode="stretch_width"), {**targets, "summary": summary}
+
+
+def legend_below(p, ncols: int = 2, *, keep_plot_height: bool = False, font_size: str = "12px",
+                 location: str = "top_right") -> None:
+    """Move the figure's legend under the plot, in ``ncols`` columns, so it never covers the data.
+
+    ``keep_plot_height`` grows the figure by the legend's rows (22 px each, plus 12) so that the
+    plot area keeps its height; otherwise the legend takes its room from the plot area.
+    ``location`` aligns the legend in the strip below the plot (``"top_left"``: flush left).
+    The legend is unframed and transparent; clicking an entry hides its series.
+    """
+    legend = p.legend[0]
+    p.add_layout(legend, "below")
+    legend.location = location
+    legend.ncols = ncols
+    legend.label_text_font_size = font_size
+    legend.click_policy = "hide"
+    legend.background_fill_alpha = 0.0
+    legend.border_line_alpha = 0.0
+    if keep_plot_height:
+        p.height += 22 * -(-len(legend.items) // ncols) + 12

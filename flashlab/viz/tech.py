@@ -11,15 +11,15 @@ from functools import lru_cache
 
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, Div
+from bokeh.models import ColumnDataSource
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import UBER_CLIENT, correctable_rber
 from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, PlanarCell, Stack3D,
                     cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns, shrink_sweep)
 from .explorable import Control, Explorable, StaticExplorable
-from .levels import FLOOR, VTH_LABEL, _density_columns, _state_color, legend_below
-from .style import HIGHLIGHT, PALETTE, REFERENCE, new_figure, summary_html
+from .levels import CELL_LEGEND, FLOOR, VTH_LABEL, _density_columns, _state_color
+from .style import HIGHLIGHT, PALETTE, REFERENCE, legend_below, new_figure, summary_column, summary_html
 
 #: Planar nodes of the shrink explorable, nm (large to small).
 NODES = (120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0)
@@ -72,7 +72,6 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("density", "sweep", "now", "limit")}
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p0 = new_figure("Electrons between adjacent states, and neighbour coupling", "feature size F (nm)",
                         "electrons per state / 100 x gamma", height=260, x_axis_type="log", y_axis_type="log",
                         x_range=(130, 12), y_range=(1, 2000), tooltips=[("F", "@node nm"), ("electrons", "@electrons{0}"),
@@ -81,7 +80,7 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
         p0.scatter("node", "electrons", source=src["now"], color=PALETTE[0], size=11, line_color="black")
         p0.line("node", "g100", source=src["sweep"], color=PALETTE[1], line_width=2, legend_label="100 x coupling gamma")
         p0.scatter("node", "g100", source=src["now"], color=PALETTE[1], size=11, line_color="black")
-        legend_below(p0, 2)
+        legend_below(p0, 2, **CELL_LEGEND)
         p1 = new_figure("Vth states at the cell's rated P/E count (log scale)", VTH_LABEL,
                         "density (fraction per unit)", height=300, y_axis_type="log", x_range=(-250, 520),
                         y_range=(1e-7, 0.1))
@@ -95,13 +94,13 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
         p2.scatter("node", "rber", source=src["now"], color=REFERENCE, size=11, line_color="black")
         p2.line("node", "rber", source=src["limit"], color="gray", line_width=2, line_dash="dotdash",
                 legend_label="what the preset's ECC corrects")
-        legend_below(p2, 2)
+        legend_below(p2, 2, **CELL_LEGEND)
         p3 = new_figure("Endurance across nodes at this retention", "feature size F (nm)",
                         "endurance (P/E cycles)", height=260, x_axis_type="log", y_axis_type="log", x_range=(130, 12),
                         tooltips=[("F", "@node nm"), ("endurance", "@life{0,0} P/E")])
         p3.line("node", "life", source=src["sweep"], color=HIGHLIGHT, line_width=2)
         p3.scatter("node", "life", source=src["now"], color=HIGHLIGHT, size=11, line_color="black")
-        return column(summary, p0, p1, p2, p3, sizing_mode="stretch_width"), dict(src, summary=summary)
+        return summary_column(data, p0, p1, p2, p3, targets=src)
 
     return Explorable(compute, figure, [
         Control("node", "Feature size F (nm)", NODES, 19.0, fmt="{:g} nm"),
@@ -124,7 +123,7 @@ def fab_economics(nodes=NODES):
     p1.line("node", "bit", source=src, color=PALETTE[0], line_width=2, legend_label="cost per bit")
     p1.scatter("node", "bit", source=src, color=PALETTE[0], size=8)
     p1.line("node", "wafer", source=src, color=PALETTE[3], line_width=2, legend_label="cost per wafer")
-    legend_below(p1, 2)
+    legend_below(p1, 2, **CELL_LEGEND)
     p2 = new_figure("Bit-cost saving of each shrink", "shrink to F (nm)", "saving (%)", height=240,
                     x_range=[f"{f:g}" for f in r.feature_nm[1:]], tooltips=[("to", "@label nm"), ("saving", "@saving{0}%")])
     sub = ColumnDataSource({k: np.asarray(v)[1:] for k, v in src.data.items()})
@@ -169,7 +168,6 @@ def stack_3d(layer_values=(24, 32, 48, 64, 96, 128, 176, 232, 321, 400, 600),
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("curve", "now")}
         points = ColumnDataSource(pts)
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("Bit density: model and published dies", "active layers", "density (Gb/mm², decimal)",
                         height=300, x_range=(0, 1000), y_range=(0, 40),
                         tooltips=[("die", "@name"), ("layers", "@layers"), ("density", "@density{0.0}")])
@@ -179,12 +177,12 @@ def stack_3d(layer_values=(24, 32, 48, 64, 96, 128, 176, 232, 321, 400, 600),
         p1.scatter("layers", "model", source=points, color=PALETTE[1], size=7, fill_alpha=0,
                    legend_label="model for the same die")
         p1.scatter("layers", "density", source=src["now"], color=PALETTE[0], size=12, line_color="black")
-        legend_below(p1, 2)
+        legend_below(p1, 2, **CELL_LEGEND)
         p2 = new_figure("Cost per bit against layer count", "active layers", "cost per bit (1 = this deck count's minimum)",
                         height=280, x_range=(0, 1000), y_range=(0.9, 3.0), tooltips=[("layers", "@layers"), ("cost", "@cost{0.00}")])
         p2.line("layers", "cost", source=src["curve"], color=REFERENCE, line_width=2)
         p2.scatter("layers", "cost", source=src["now"], color=REFERENCE, size=12, line_color="black")
-        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+        return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
         Control("layers", "Active layers", tuple(layer_values), 176, live_values=tuple(range(16, 1001, 8)), fmt="{}"),
@@ -225,7 +223,6 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("layers", "time", "now")}
-        summary = Div(text=data["summary"], sizing_mode="stretch_width")
         p1 = new_figure("RBER per layer (top of the stack first)", "layer (1 = top)", "worst-page RBER", height=260,
                         y_axis_type="log", y_range=(1e-6, 0.05), tooltips=[("layer", "@layer"), ("RBER", "@rber{0.0e}")])
         p1.line("layer", "rber", source=src["layers"], color=PALETTE[0], line_width=2)
@@ -238,8 +235,8 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
         p2.line("t", "full", source=src["time"], color=PALETTE[2], line_width=2, line_dash="dotted",
                 legend_label="top-state neighbour")
         p2.scatter("t", "rber", source=src["now"], color=PALETTE[0], size=11, line_color="black")
-        legend_below(p2, 2)
-        return column(summary, p1, p2, sizing_mode="stretch_width"), dict(src, summary=summary)
+        legend_below(p2, 2, **CELL_LEGEND)
+        return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
         Control("pe", "P/E cycles", tuple(pe_values), 1000, live_values=tuple(range(0, 3001, 100)), fmt="{:,}"),
