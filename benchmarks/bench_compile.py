@@ -4,7 +4,8 @@
 ``run_members`` call (1 member, then 8: the member count is data, the second compiles nothing),
 then a closed-loop ``simulate_io`` (the closed loop's start), and prints their CPU seconds and,
 per kernel (dispatcher), the wall seconds numba's compile events spent on it, inclusive of the
-kernels it compiled first (per-event CPU is not available). Set ``NUMBA_BOUNDSCHECK=1`` to time
+kernels it compiled first (per-event CPU is not available), and each SSD kernel's three costliest
+numba passes. Set ``NUMBA_BOUNDSCHECK=1`` to time
 the bounds-checked build CI also makes. Asserts nothing (DESIGN.md).
 """
 
@@ -51,6 +52,14 @@ print(f"closed-loop simulate_io after them: {time.process_time() - t:.1f} s CPU"
 print(f"total: {total:.1f} s CPU")
 for name, s in spent.most_common(25):
     print(f"  {name:28s} {s:7.1f} s wall inclusive, {count[name]} compile(s)")
+from flashlab.ssd import _kernels as K
+print("numba passes of the SSD kernels (wall s; type inference includes compiling the kernels it calls, "
+      "native lowering the LLVM optimisation and code generation):")
+for name in dir(K):
+    for cr in getattr(getattr(K, name), "overloads", {}).values():
+        times = cr.metadata["pipeline_times"]["nopython"]
+        top = sorted(((t.run, k.split("_", 1)[1]) for k, t in times.items()), reverse=True)[:3]
+        print(f"  {name:16s} " + ", ".join(f"{k} {t:.1f}" for t, k in top))
 """
 
 

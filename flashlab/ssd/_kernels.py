@@ -127,6 +127,14 @@ _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
 # call sites is inlined too; kernels remain where inlining would copy a large body many times.
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+# A kernel of the event path, taking the Engine and called only by kernels: no CPython or
+# C-callable wrapper (each would unpack the Engine's ~160 arrays and be optimised again in every
+# kernel that links it: seconds of compile time per kernel). Called from Python it crashes.
+_callee = njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+# An inlined helper called at many places takes the records it uses, not the Engine: numba binds
+# an inlined helper's arguments to fresh variables, and a copy of the Engine (~160 arrays, over a
+# thousand machine words) at each of ~80 call sites cost most of the event loop's compile time.
 
 # Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
 # compiles a separate copy of the callee (and of everything it calls) for each value.
@@ -435,9 +443,8 @@ def _ftl(f, d):
 
 
 @_inline
-def _unit_of(e, d, ppn):
+def _unit_of(dev, d, ppn):
     """Global unit holding device d's physical page ppn."""
-    dev = e.devices
     w = ppn % dev.ppbs[d]
     if dev.slots[d] > 1:
         w //= dev.slots[d]  # the slots of one NAND page sit on one unit
@@ -445,11 +452,11 @@ def _unit_of(e, d, ppn):
 
 
 @_inline
-def _fail(e, d, code):
-    e.devices.err[d] = code
-    if e.loop.err[0] == ERR_NONE:
-        e.loop.err[0] = code
-        e.loop.err_device[0] = d
+def _fail(dev, loop, d, code):
+    dev.err[d] = code
+    if loop.err[0] == ERR_NONE:
+        loop.err[0] = code
+        loop.err_device[0] = d
 
 
 @_inline
@@ -458,7 +465,7 @@ def _enqueue(e, cls, u, kind, ppn, ref):
     tail = q.tail[cls, u]
     cap = q.kind.shape[2]
     if tail - q.head[cls, u] >= cap:
-        _fail(e, e.units.device[u], ERR_QUEUE)
+        _fail(e.devices, e.loop, e.units.device[u], ERR_QUEUE)
         return
     j = tail % cap
     q.kind[cls, u, j] = kind
@@ -592,7 +599,7 @@ def _pick_class(e, u):
 
 
 # ---------------------------------------------------------------- a unit takes its next operation
-@_kernel
+@_callee
 def _start_next(e, u):
     """Give an idle unit its next operation, or resume its suspended one once no host read is
     queued."""
@@ -647,7 +654,7 @@ def _maybe_suspend(e, u):
         _start_next(e, u)
 
 
-@_kernel
+@_callee
 def _submit(e, cls, u, kind, ppn, ref):
     """Queue an operation on unit u; start it at once if the unit is idle; a host read
     suspends a program or erase in its array phase when suspension is on (a read arriving
@@ -663,17 +670,16 @@ def _submit(e, cls, u, kind, ppn, ref):
 
 # ---------------------------------------------------------------- page types
 @_inline
-def _choose_type(e, d, u, ppn, gc):
+def _choose_type(dev, programs, d, u, ppn, gc):
     """Page type of a new program on unit u: its position in the block, or with fast-page
     steering the fastest type (host) / slowest type (GC) that keeps every type within a slack
     of the least-used one on that unit."""
-    dev = e.devices
     bits = dev.bits[d]
     if bits == 1:
         return 0
     if dev.steer[d] == 0:
         return ((ppn % dev.ppbs[d]) // (dev.n_units[d] * dev.slots[d])) % bits
-    cnt = e.units.programs
+    cnt = programs
     mn = cnt[u, 0]
     for k in range(1, bits):
         if cnt[u, k] < mn:
@@ -696,7 +702,7 @@ def _set_type(e, d, ppn, gc):
     if e.devices.slots[d] > 1 and ppn % e.devices.slots[d] != 0:
         e.ptype[i] = e.ptype[i - 1]
     else:
-        e.ptype[i] = _choose_type(e, d, _unit_of(e, d, ppn), ppn, gc)
+        e.ptype[i] = _choose_type(e.devices, e.units.programs, d, _unit_of(e.devices, d, ppn), ppn, gc)
 
 
 # ---------------------------------------------------------------- FTL side: host writes
@@ -733,7 +739,7 @@ def _queue_erases(e, d):
         _submit(e, Q_GC, dev.unit0[d] + k, K_ERASE, base + k, NO_REF)
 
 
-@_kernel
+@_callee
 def _start_job(e, d):
     s = _ftl(e.ftls, d)
     job = e.jobs
@@ -742,7 +748,7 @@ def _start_job(e, d):
     if v < 0:
         return
     if not F._can_relocate(s, blk[F.VALID, v]):
-        _fail(e, d, ERR_NO_SPACE)
+        _fail(e.devices, e.loop, d, ERR_NO_SPACE)
         return
     lst = F._list_of(s, v)
     if lst >= 0:
@@ -782,20 +788,20 @@ def _start_job(e, d):
     job.valid[d] = j
     for k in range(j):
         src = job.src[d, k]
-        _submit(e, Q_GC, _unit_of(e, d, src), K_GREAD, src, k)
+        _submit(e, Q_GC, _unit_of(e.devices, d, src), K_GREAD, src, k)
     if j == 0:
         _queue_erases(e, d)
 
 
 @_inline
-def _sync_due(e, d):
+def _sync_due(dev, groups, ctr, d):
     """Flash device d is in a synchronised GC group where another member is collecting, and
     has fewer than twice its background watermark of free superblocks (Harmonia: Kim et al.
     2011 collect on every SSD of the array when one must)."""
-    g = e.devices.group[d]
-    if g < 0 or e.groups.sync[g] == 0 or e.groups.active[g] == 0 or e.devices.gc[d] == GC_OFF:
+    g = dev.group[d]
+    if g < 0 or groups.sync[g] == 0 or groups.active[g] == 0 or dev.gc[d] == GC_OFF:
         return False
-    return e.ftls.ctr[d, F.FREE_BLOCKS] < 2 * e.devices.gc_background[d]
+    return ctr[d, F.FREE_BLOCKS] < 2 * dev.gc_background[d]
 
 
 @_inline
@@ -806,7 +812,7 @@ def _update_gc(e, d):
     mode = dev.gc[d]
     if mode == GC_OFF:
         return
-    _wake(e, d)
+    _wake(e.devices, e.loop, d)
     free = e.ftls.ctr[d, F.FREE_BLOCKS]
     fg = free < dev.gc_critical[d]
     if fg and dev.fg[d] == 0:
@@ -818,13 +824,14 @@ def _update_gc(e, d):
         dev.fg_time[d] += e.loop.now[0] - dev.fg_since[d]
     if e.jobs.victim[d] < 0 and e.loop.err[0] == ERR_NONE:
         g = dev.group[d]
-        if fg or (mode == GC_BG and free < dev.gc_background[d]) or _sync_due(e, d):
+        if fg or (mode == GC_BG and free < dev.gc_background[d]) or _sync_due(dev, e.groups, e.ftls.ctr, d):
             if g < 0 or e.groups.active[g] < e.groups.limit[g]:
                 _start_job(e, d)
                 if g >= 0 and e.groups.sync[g] != 0:
                     # synchronised GC: the members of the group with room to gain collect now too
                     for d2 in range(dev.kind.size):
-                        if (d2 != d and dev.group[d2] == g and e.jobs.victim[d2] < 0 and _sync_due(e, d2)
+                        if (d2 != d and dev.group[d2] == g and e.jobs.victim[d2] < 0
+                                and _sync_due(dev, e.groups, e.ftls.ctr, d2)
                                 and e.groups.active[g] < e.groups.limit[g] and e.loop.err[0] == ERR_NONE):
                             _start_job(e, d2)
 
@@ -876,22 +883,21 @@ def _sample(st, dev, ctr, d, now):
 
 
 @_inline
-def _host_settled(e, h):
+def _host_settled(hs, loop, h):
     """Every request of host I/O h is done: its dirty pages leave the write cache; done now if
     not already."""
-    hs = e.hosts
-    e.loop.dirty[0] -= hs.dirty[h]
+    loop.dirty[0] -= hs.dirty[h]
     hs.dirty[h] = 0
     if np.isnan(hs.done[h]):
-        _host_done(e, h)
+        _host_done(hs, loop, h)
 
 
 @_inline
-def _host_done(e, h):
-    e.hosts.done[h] = e.loop.now[0]
-    e.loop.done[0] += 1
-    if e.loop.closed[0]:
-        e.loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
+def _host_done(hs, loop, h):
+    hs.done[h] = loop.now[0]
+    loop.done[0] += 1
+    if loop.closed[0]:
+        loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
 
 
 @_inline
@@ -915,11 +921,11 @@ def _push_req(e, i):
     req.arrival[i] = e.loop.now[0]
     op = req.op[i]
     d = req.device[i]
-    _wake(e, d)  # an arrival may open its write gate
-    _wait_push(e, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
+    _wake(e.devices, e.loop, d)  # an arrival may open its write gate
+    _wait_push(e.devices, req, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
 
 
-@_kernel
+@_callee
 def _start_phase(e, h, ph):
     """Issue phase ``ph`` of host I/O h (a host I/O with nothing left to issue is done)."""
     hs = e.hosts
@@ -933,7 +939,7 @@ def _start_phase(e, h, ph):
     hs.stage[h] = ph
     hs.left[h] = k
     if k == 0:
-        _host_settled(e, h)
+        _host_settled(hs, e.loop, h)
         return
     for i in range(a, a + k):
         _issue_req(e, i)
@@ -958,32 +964,30 @@ def _complete(e, d, i):
     h = req.host[i]
     hs.left[h] -= 1
     if hs.rule[h] == RULE_ANY and np.isnan(hs.done[h]):
-        _host_done(e, h)
+        _host_done(hs, e.loop, h)
     if hs.left[h] == 0:
         if hs.stage[h] == PH_FIRST and hs.n_second[h] > 0:
             _start_phase(e, h, PH_SECOND)
         else:
-            _host_settled(e, h)
+            _host_settled(hs, e.loop, h)
 
 
 @_inline
-def _wait_push(e, d, w, i):
-    dev = e.devices
-    e.requests.link[i] = -1
+def _wait_push(dev, req, d, w, i):
+    req.link[i] = -1
     t = dev.wait_tail[d, w]
     if t < 0:
         dev.wait_head[d, w] = i
     else:
-        e.requests.link[t] = i
+        req.link[t] = i
     dev.wait_tail[d, w] = i
     dev.waiting[d] += 1
 
 
 @_inline
-def _wait_pop(e, d, w):
-    dev = e.devices
+def _wait_pop(dev, req, d, w):
     i = dev.wait_head[d, w]
-    nxt = e.requests.link[i]
+    nxt = req.link[i]
     dev.wait_head[d, w] = nxt
     if nxt < 0:
         dev.wait_tail[d, w] = -1
@@ -993,9 +997,9 @@ def _wait_pop(e, d, w):
 
 # ---------------------------------------------------------------- the write cache
 @_inline
-def _ack_src(e, d):
+def _ack_src(units, channels, d):
     """Heap source of device d's acknowledgements (after every unit and channel)."""
-    return e.units.device.size + e.channels.busy.size + d
+    return units.device.size + channels.busy.size + d
 
 
 @_inline
@@ -1009,7 +1013,7 @@ def _ack_later(e, d, i):
     c.ring[d, c.tail[d] % r] = i
     c.ring_t[d, c.tail[d] % r] = t
     if c.head[d] == c.tail[d]:
-        _heap_push(e.heap, e.loop.err, _ack_src(e, d), t)
+        _heap_push(e.heap, e.loop.err, _ack_src(e.units, e.channels, d), t)
     c.tail[d] += 1
 
 
@@ -1021,7 +1025,7 @@ def _on_ack(e, d):
     i = c.ring[d, c.head[d] % r]
     c.head[d] += 1
     if c.head[d] < c.tail[d]:
-        _heap_push(e.heap, e.loop.err, _ack_src(e, d), c.ring_t[d, c.head[d] % r])
+        _heap_push(e.heap, e.loop.err, _ack_src(e.units, e.channels, d), c.ring_t[d, c.head[d] % r])
     _complete(e, d, i)
 
 
@@ -1065,7 +1069,7 @@ def _pad_page(e, d):
         ppn = np.int64(F._pad(s, 0))
         e.owner[e.devices.page0[d] + ppn] = -1
         _set_type(e, d, ppn, False)
-        _submit(e, Q_WRITE, _unit_of(e, d, ppn), K_PAD, ppn, NO_REF)
+        _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
 
 
 # ---------------------------------------------------------------- a host I/O arrives
@@ -1095,7 +1099,7 @@ def _dispatch(e, d):
     disk = dev.kind[d] != FLASH  # a hard disk or a fixed-service member: one access per request
     access = K_DISK if dev.kind[d] == HDD else K_FIXED
     while dev.wait_head[d, W_READ] >= 0 and dev.inflight[d] < qd:
-        i = _wait_pop(e, d, W_READ)
+        i = _wait_pop(dev, req, d, W_READ)
         dev.inflight[d] += 1
         op = req.op[i]
         lba = req.lba[i]
@@ -1113,13 +1117,13 @@ def _dispatch(e, d):
                 if ppn < 0:  # unmapped: answered without a flash read
                     req.left[i] -= 1
                 else:
-                    _submit(e, Q_READ, _unit_of(e, d, ppn), K_HREAD, ppn, i)
+                    _submit(e, Q_READ, _unit_of(e.devices, d, ppn), K_HREAD, ppn, i)
             if req.left[i] == 0:
                 req.start[i] = e.loop.now[0]
                 _complete(e, d, i)
         else:  # raw NAND operations on a given physical page
             req.left[i] = 1
-            u = _unit_of(e, d, lba)
+            u = _unit_of(e.devices, d, lba)
             if op == OP_RAW_READ:
                 _submit(e, Q_READ, u, K_HREAD, lba, i)
             elif op == OP_RAW_PROG:
@@ -1133,7 +1137,7 @@ def _dispatch(e, d):
         i = dev.wait_head[d, W_WRITE]
         op = req.op[i]
         if op == OP_FLUSH:
-            _wait_pop(e, d, W_WRITE)
+            _wait_pop(dev, req, d, W_WRITE)
             dev.inflight[d] += 1
             req.start[i] = e.loop.now[0]
             if cache.on[d] == 0:
@@ -1146,7 +1150,7 @@ def _dispatch(e, d):
             continue
         k = req.pages[i]
         if disk:
-            _wait_pop(e, d, W_WRITE)
+            _wait_pop(dev, req, d, W_WRITE)
             dev.inflight[d] += 1
             req.left[i] = 1
             _submit(e, Q_WRITE, dev.unit0[d], access, req.lba[i], i)
@@ -1159,7 +1163,7 @@ def _dispatch(e, d):
         if not _write_gate(e, d, k + slots - 1):  # room for its slots and the padding
             dev.stalled[d] = 1
             break
-        _wait_pop(e, d, W_WRITE)
+        _wait_pop(dev, req, d, W_WRITE)
         dev.inflight[d] += 1
         req.left[i] = k
         if not through:
@@ -1171,20 +1175,20 @@ def _dispatch(e, d):
             ppn = _map_host_write(e, d, lba + p)
             if slots > 1:
                 e.owner[dev.page0[d] + ppn] = i
-            _submit(e, Q_WRITE, _unit_of(e, d, ppn), K_HWRITE, ppn, i)
+            _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_HWRITE, ppn, i)
         if through and slots > 1:
             _pad_page(e, d)
         _update_gc(e, d)
 
 
 @_inline
-def _wake(e, d):
+def _wake(dev, loop, d):
     """Something happened on device d that may let its waiting requests in: an event of its own,
     an arrival, a GC decision. Its write gate is no longer known to be shut, and the next
     dispatch round visits it. Nothing else changes what :func:`_dispatch` would do: a device it
     left alone stays as it was until it is woken (its own completions happen in its events)."""
-    e.devices.stalled[d] = 0
-    r = e.loop.ready
+    dev.stalled[d] = 0
+    r = loop.ready
     r[d >> 6] |= np.int64(1) << (d & 63)
 
 
@@ -1283,7 +1287,7 @@ def _finish(e, u):
     elif kind == K_GREAD:
         st.gc_reads[d] += 1
         dst = job.dst[d, ref]
-        _submit(e, Q_GC, _unit_of(e, d, dst), K_GPROG, dst, ref)
+        _submit(e, Q_GC, _unit_of(e.devices, d, dst), K_GPROG, dst, ref)
     elif kind == K_GPROG:
         st.gc_programs[d] += 1
         job.copies_left[d] -= 1
@@ -1386,17 +1390,17 @@ def run_events(e, stop_done):
             x = H.pop(heap)
             done = np.int64(-1)  # a unit whose operation is complete
             if x < n_units:
-                _wake(e, e.units.device[x])
+                _wake(e.devices, e.loop, e.units.device[x])
                 k = e.units.kind[x]
                 if k == K_HREAD or k == K_GREAD:
                     _channel_request(e, x)  # sensed: data out
                 else:
                     done = x
             elif x < n_src:
-                _wake(e, e.units.device[e.channels.unit[x - n_units]])
+                _wake(e.devices, e.loop, e.units.device[e.channels.unit[x - n_units]])
                 done = _on_channel(e, x - n_units)
             else:
-                _wake(e, x - n_src)
+                _wake(e.devices, e.loop, x - n_src)
                 _on_ack(e, x - n_src)
             if done >= 0:
                 _finish(e, done)
