@@ -51,13 +51,14 @@ $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
+# Kernels compiled once, up front; then two stages at a time so that both cores stay busy (the
+# book build runs one chapter at a time, an xdist stage idles a core while its last test runs).
+# --output-sync prints each stage's output whole when it ends.
 test: $(STAMP) $(CHROMIUM)
 	$(MAKE) kernels
-	$(MAKE) test-engine
-	$(MAKE) test-boundscheck
-	$(MAKE) book-student
-	$(MAKE) test-notebooks
-	$(BIN)/python -m pytest tests -m book -q
+	$(MAKE) -j2 --output-sync=target test-engine book-student
+	$(MAKE) -j2 --output-sync=target test-boundscheck test-notebooks
+	$(BIN)/python -m pytest tests -m book -q $(XDIST)
 
 test-engine: $(STAMP)
 	$(BIN)/python -m pytest tests -m "not book" -q $(XDIST)
