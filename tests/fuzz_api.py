@@ -508,7 +508,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                 "flash": rconf, "samples": 10, "seed": 0},
                sessions=Param("int", 4, cap=64), accesses=Param("int", 300, cap=3000), blocks=Param("int", 400, cap=10**5),
                buffers=Param("int", 50, cap=300), dbwr_depth=Param("int", 4, cap=64), disks=Param("int", 2, cap=64),
-               flash_drives=Param("int", 1, cap=16), samples=Param("int", 10, cap=300),
+               flash_drives=Param("int", 1, cap=16), samples=Param("opt_int", 10, cap=300),
                disk=Param("opt_obj", CHEETAH_15K7, never=(rconf, "cheetah", 3)),
                flash=Param("opt_obj", rconf, never=(CHEETAH_15K7, "mlc", 3))), "db")
 

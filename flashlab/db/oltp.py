@@ -149,7 +149,13 @@ def oltp(*, write_back: bool = False, sessions: int = 32, accesses: int = 20000,
     flash_drives = check_int("flash_drives", flash_drives, 1, 256)
     disk = CHEETAH_15K7 if disk is None else check_instance("disk", disk, HddSpec)
     flash = SsdConfig() if flash is None else check_instance("flash", flash, SsdConfig)
-    samples = min(200, accesses) if samples is None else check_int("samples", samples, 1, min(10**5, accesses))
+    if samples is None:
+        samples = min(200, accesses)
+    else:
+        samples = check_int("samples", samples, 1, 10**5)
+        if samples > accesses:
+            raise ValueError(f"samples must not exceed accesses ({accesses}); got samples={samples}, "
+                             f"accesses={accesses}")
     check_seed("seed", seed)
 
     rng = np.random.default_rng(np.random.SeedSequence([seed, 12, 5]))

@@ -59,7 +59,8 @@ def direct_path_scan(config=None, *, dop: int = 1, multiblock: int = 16, block_s
                          f"table_fraction={table_fraction:g} ({table} pages)")
     n = table // k  # whole multiblock reads (the table is that many reads long)
     if dop > n:
-        raise ValueError(f"dop must be at most the number of multiblock reads in the table ({n}); got {dop}")
+        raise ValueError(f"dop must be at most the number of multiblock reads in the table ({n}, set by table_fraction "
+                         f"and multiblock); got dop={dop}, table_fraction={table_fraction}, multiblock={multiblock}")
     bounds = np.linspace(0, n, dop + 1).round().astype(np.int64)  # granule s: reads [bounds[s], bounds[s+1])
     size = np.diff(bounds)
     step = np.arange(size.max())

@@ -59,7 +59,9 @@ def temp_sort(device=None, *, sessions: int = 4, runs: int = 8, run_bytes: int =
     sessions = check_int("sessions", sessions, 1, 256)
     runs = check_int("runs", runs, 1, 1024)
     run_bytes = check_int("run_bytes", run_bytes, 512, 2**34)
-    io_bytes = check_int("io_bytes", io_bytes, 512, run_bytes)
+    io_bytes = check_int("io_bytes", io_bytes, 512, 2**34)
+    if io_bytes > run_bytes:
+        raise ValueError(f"io_bytes must not exceed run_bytes; got io_bytes={io_bytes}, run_bytes={run_bytes}")
     for name, v in (("run_bytes", run_bytes), ("io_bytes", io_bytes)):
         if v % unit:
             raise ValueError(f"{name} must be a multiple of the device's {unit}-byte page; got {v}")
