@@ -4,7 +4,6 @@ the static grid embeds, and moving any control changes what is plotted."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 
@@ -14,8 +13,8 @@ import pytest
 from flashlab.array import ArrayConfig, array_capacity, array_drive, simulate_array
 from flashlab.viz import array as A
 from flashlab.viz.array import build_array, stripe_tail, waterfall_columns
-from flashlab.viz.explorable import Explorable, _column_data
-from test_viz_levels import _columns_equal
+from flashlab.viz.explorable import Explorable
+from test_viz_levels import _assert_live_shows_grid, _columns_equal
 
 FACTORIES = {"build_array": build_array, "stripe_tail": stripe_tail, "gc_coordination": A.gc_coordination,
              "disk_vs_flash": A.disk_vs_flash}
@@ -54,23 +53,7 @@ def test_live_dashboard_shows_what_the_static_grid_embeds(name):
     dashboard redraws holds the same data as the static grid's point for those settings."""
     ex = FACTORIES[name]()
     _, grid = _static_grid(ex)
-    shown = {}
-
-    def figure(data):
-        layout, targets = ex.figure(data)
-        shown.update(targets)
-        return layout, targets
-
-    box = Explorable(ex.compute, figure, ex.controls).live()
-    combo = [next(v for v in c.values if v != c.default) for c in ex.controls]
-    for slider, v in zip(box.children, combo):
-        slider.value = v
-    k = list(itertools.product(*(c.values for c in ex.controls))).index(tuple(combo))
-    for target, model in shown.items():
-        if isinstance(grid[k][target], str):
-            assert model.text == grid[k][target]
-        else:
-            assert _columns_equal(_column_data(model.data), grid[k][target]), (name, target)
+    _assert_live_shows_grid(ex, grid, name)
 
 
 @pytest.mark.parametrize("name", sorted(FACTORIES))

@@ -62,29 +62,11 @@ def test_live_redo_dashboards_show_what_the_static_grid_embeds(factory):
     """One explorable, two engines: move every live slider to a grid value that is not its
     default; the live figure holds the same data as the static grid's point for those settings
     (both are one in-loop engine run per point, seeded)."""
-    from flashlab.viz.explorable import Explorable, _column_data
-    from test_viz_levels import _columns_equal
+    from test_viz_levels import _assert_live_shows_grid
 
     ex = factory()
     st = ex.static()
     (cb,) = {cb for s in st.sliders for cb in s.js_property_callbacks["change:value"]}
-    grid = cb.args["grid"]
     V.redo_point.cache_clear()
     V.sfl_point.cache_clear()  # the live run computes afresh
-    shown = {}
-
-    def figure(data):
-        layout, targets = ex.figure(data)
-        shown.update(targets)
-        return layout, targets
-
-    box = Explorable(ex.compute, figure, ex.controls).live()
-    combo = [next(v for v in c.values if v != c.default) for c in ex.controls]
-    for slider, v in zip(box.children, combo):
-        slider.value = v
-    k = list(itertools.product(*(c.values for c in ex.controls))).index(tuple(combo))
-    for target, model in shown.items():
-        if isinstance(grid[k][target], str):
-            assert model.text == grid[k][target]
-        else:
-            assert _columns_equal(_column_data(model.data), grid[k][target]), target
+    _assert_live_shows_grid(ex, cb.args["grid"], factory.__name__)

@@ -38,6 +38,34 @@ def _columns_equal(a, b) -> bool:
     return True
 
 
+def _assert_live_shows_grid(ex, grid, label) -> None:
+    """One explorable, two engines: move every live slider of ``ex`` to a grid value that is not
+    its default; the figure the live dashboard redraws must hold the same data as ``grid`` (the
+    static grid's per-point targets) at those settings. ``label`` names the case in failures."""
+    import itertools
+
+    from flashlab.viz.explorable import Explorable, _column_data
+
+    shown = {}
+
+    def figure(data):
+        layout, targets = ex.figure(data)
+        shown.update(targets)
+        return layout, targets
+
+    box = Explorable(ex.compute, figure, ex.controls).live()
+    combo = [next(v for v in c.values if v != c.default) for c in ex.controls]
+    for slider, v in zip(box.children, combo):
+        slider.value = v
+    k = list(itertools.product(*(c.values for c in ex.controls))).index(tuple(combo))
+    assert shown, label
+    for target, model in shown.items():
+        if isinstance(grid[k][target], str):
+            assert model.text == grid[k][target], (label, target)
+        else:
+            assert _columns_equal(_column_data(model.data), grid[k][target]), (label, target)
+
+
 @pytest.mark.parametrize("name", sorted(FACTORIES))
 def test_static_builds_and_grid_points_differ(name):
     ex = FACTORIES[name]()
