@@ -295,20 +295,23 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     t0 = lw.now  # the log starts when its region is written
     if background is not None:
         lw.bg_t += t0
-    k = np.zeros(sessions, np.int64)  # each session's commits so far
-    ready = t0 + think[:, 0]  # when each session's next commit arrives
-    c_arr, c_end = np.zeros(commits), np.zeros(commits)
-    c_bytes, c_write = np.zeros(commits, np.int64), np.zeros(commits, np.int64)
+    # The sessions' bookkeeping is plain Python (a few sessions: list operations cost less than
+    # NumPy calls on tiny arrays); the same float64 arithmetic, so the same times.
+    think_l, size_l = think.tolist(), size.tolist()
+    k = [0] * sessions  # each session's commits so far
+    ready = [t0 + think_l[s][0] for s in range(sessions)]  # when each session's next commit arrives
+    c_arr, c_end, c_bytes, c_write = [], [], [], []
     w_start, w_len, w_host, w_req, w_reads = [], [], [], [], []
     last_writer = {}  # page -> the write request that last wrote it
     off, done, reads, merges = 0, 0, 0, 0
+    durable = req.durable
     while done < commits:
-        start = max(lw.now, float(ready.min()))
-        grp = np.flatnonzero(ready <= start)
-        if grp.size > commits - done:  # the last write carries only the commits asked for
-            grp = grp[np.argsort(ready[grp], kind="stable")[:commits - done]]
-        nbytes = size[grp, k[grp] % per]
-        length = -(-int(nbytes.sum()) // block) * block
+        start = max(lw.now, min(ready))
+        grp = [s for s in range(sessions) if ready[s] <= start]
+        if len(grp) > commits - done:  # the last write carries only the commits asked for
+            grp = sorted(grp, key=ready.__getitem__)[:commits - done]  # stable: by arrival, then session
+        nbytes = [size_l[s][k[s] % per] for s in grp]
+        length = -(-sum(nbytes) // block) * block
         if off + length > log_bytes:
             off = 0  # the log wraps to its start
         first, last = off // page, (off + length - 1) // page
@@ -327,7 +330,7 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
             rd = []
             for p in partial:
                 w = last_writer.get(p, -1)
-                if cached and w >= 0 and np.isnan(req.durable[w]):
+                if cached and w >= 0 and math.isnan(durable[w]):
                     merges += 1  # acknowledged, not yet on NAND: the drive merges in DRAM
                 else:
                     rd.append((OP_READ, p, 1, 0))
@@ -338,19 +341,21 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
                 last_writer[p] = lw.last_req + len(rd)
         lw.step()
         end = float(lw.hosts.done[h])
-        n = grp.size
-        c_arr[done:done + n] = ready[grp]
-        c_end[done:done + n] = end
-        c_bytes[done:done + n] = nbytes
-        c_write[done:done + n] = j
+        for s, b in zip(grp, nbytes):
+            c_arr.append(ready[s])
+            c_bytes.append(b)
+            k[s] += 1
+            ready[s] = end + think_l[s][k[s] % per]
+        c_end.extend([end] * len(grp))
+        c_write.extend([j] * len(grp))
         w_start.append(start)
         w_len.append(length)
         w_host.append(h)
         w_req.append(lw.last_req + w_reads[-1])  # its write (the flash copy), after its reads
-        done += n
-        k[grp] += 1
-        ready[grp] = end + think[grp, k[grp] % per]
+        done += len(grp)
         off += length
+    c_arr, c_end = np.asarray(c_arr), np.asarray(c_end)
+    c_bytes, c_write = np.asarray(c_bytes, np.int64), np.asarray(c_write, np.int64)
     if background is not None and lw.b >= lw.bg_t.size:
         raise RuntimeError(f"disk_writes_per_s: the log outlasted the {lw.bg_t.size} other writes drawn for it "
                            f"(commits averaging over 20 ms)")
