@@ -37,8 +37,16 @@ through to NAND and pads the rest of its NAND page (see :class:`flashlab.ssd.Ssd
 **Smart flash logging.** With ``mirror`` (a hard disk, :class:`flashlab.device.hdd.HddSpec`),
 every log write goes to the disk's log and to the flash drive at once, and the commits it
 carries are done when the first copy is (Exadata's smart flash logging). The slower copy still
-runs: the next write to that device waits behind it. The flash copy is written in whole pages
-(``redo_block`` must be the drive's page size), the disk copy in its blocks.
+runs; each device takes writes as they come (queue depth 32), so a copy waits only for its own
+device. The flash copy is written in whole pages (``redo_block`` must be the drive's page size),
+the disk copy in its blocks.
+
+**The disk's other writes.** With ``disk_writes_per_s``, data-file writes (the database
+writer's 8 KiB blocks, at random places beyond the log, Poisson arrivals) share the log's disk
+and, if it has one, its controller's write cache (``HddSpec.write_cache_bytes``): while the head
+is away writing one, log writes pile up in the cache, and a log write that finds the cache full
+waits for the head. They are issued at their arrival times while the log writer runs (the
+engine stops at each completion and at each arrival, which adds the next one).
 
 Guy Harrison measured on Exadata X2 that a 4 KiB redo block instead of 512 B cut the elapsed
 time of a redo-heavy test by 70%; with smart flash logging on, the median log file sync rose
