@@ -55,6 +55,9 @@ def test_flush_and_smart_flash_logging_explorables_plot_the_models():
                   mirror=V.sfl_disk(2), disk_writes_per_s=V.SFL_DATA_WRITES)
     assert V.sfl_disk(2).write_cache_bytes == 2 * 2**20 and V.sfl_flash().power_loss_protection
     assert hist["on"] == pytest.approx(log_histogram(on.commit_us, V.SFL_LO_US, V.SFL_HI_US)[0])
+    tail = V.smart_flash_logging().compute(sessions=8, cache_mib=2)["tail"]
+    for t, share in zip(tail["t"], tail["on"]):  # share of commits slower than t, floored
+        assert share == pytest.approx(max(100 * np.mean(on.commit_us > 1e3 * t), V.SFL_TAIL_FLOOR))
 
 
 @pytest.mark.parametrize("factory", [V.redo_block_size, V.smart_flash_logging], ids=lambda f: f.__name__)

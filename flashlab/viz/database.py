@@ -30,13 +30,13 @@ from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, FactorRange
+from bokeh.models import ColumnDataSource, FactorRange, Range1d
 
 from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
-from .ssd import log_histogram_columns, overlaid_log_histograms
+from .ssd import log_bins, log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, legend_below, new_figure, summary_column, summary_html
 
 #: User capacity of the chapter's drives (bytes) and their pages per (plane) block.
@@ -367,6 +367,21 @@ def sfl_point(sessions: int, cache_mib: int, mirrored: bool, seed: int = 0):
     return redo_log(sfl_disk(cache_mib), **kw)
 
 
+#: The tail panel's floor (%): a share below it (none of the commits) is drawn under the axis.
+SFL_TAIL_FLOOR = 0.01
+
+
+def slower_columns(lo_us: float, hi_us: float, **latencies_us) -> dict:
+    """Per log-spaced time ``t`` (ms) from ``lo_us`` to ``hi_us``, the share (%) of each named
+    latency array (us) above it, at least :data:`SFL_TAIL_FLOOR`."""
+    edges = log_bins(lo_us, hi_us)
+    cols = {"t": edges / 1e3}
+    for name, lat in latencies_us.items():
+        above = lat.size - np.searchsorted(np.sort(lat), edges, side="right")
+        cols[name] = np.maximum(100.0 * above / lat.size, SFL_TAIL_FLOOR)
+    return cols
+
+
 def smart_flash_logging(seed: int = 0) -> Explorable:
     """Sessions x controller cache -> commit-time histograms, disk alone against disk and flash raced."""
 
@@ -375,6 +390,7 @@ def smart_flash_logging(seed: int = 0) -> Explorable:
         a, b = off.commit_latency, on.commit_latency
         return {
             "hist": log_histogram_columns(SFL_LO_US, SFL_HI_US, off=off.commit_us, on=on.commit_us),
+            "tail": slower_columns(SFL_LO_US, SFL_HI_US, off=off.commit_us, on=on.commit_us),
             "summary": summary_html(
                 f"{SFL_COMMITS} commits from <b>{sessions} sessions</b>; the disk's controller cache "
                 f"<b>{cache_mib} MiB</b>, shared with {SFL_DATA_WRITES:.0f} data-file writes a second. "
@@ -384,9 +400,21 @@ def smart_flash_logging(seed: int = 0) -> Explorable:
                 f"log writes (Exadata: median 481 &micro;s off, 500 on; flash first 3.8%)."),
         }
 
+    series = [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")]
+
     def figure(data):
-        return commit_histograms(data, SFL_LO_US, SFL_HI_US,
-                                 [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")])
+        layout, targets = commit_histograms(data, SFL_LO_US, SFL_HI_US, series)
+        src = ColumnDataSource(data["tail"])
+        p = new_figure("The tail: commits slower than a given time", "commit time (ms, log scale)",
+                       "commits slower (%, log scale)", height=300, x_axis_type="log", y_axis_type="log",
+                       x_range=Range1d(SFL_LO_US / 1e3, SFL_HI_US / 1e3), y_range=Range1d(0.03, 100),
+                       tooltips=[("slower than (ms)", "@t{0.000}")] + [(f"{label} (%)", f"@{col}{{0.00}}")
+                                                                      for col, _, label in series])
+        for col, colour, label in series:
+            p.line(x="t", y=col, source=src, color=colour, line_width=3, legend_label=label)
+        legend_below(p)
+        layout.children.append(p)
+        return layout, {**targets, "tail": src}
 
     return Explorable(compute, figure, [
         Control("sessions", "Committing sessions", SFL_SESSIONS, 16, live_values=(2, 4, 8, 16), fmt="{:d}"),
