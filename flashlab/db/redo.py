@@ -187,7 +187,11 @@ class _LogWriter:
             self._append(float(self.bg_t[b]), [(OP_WRITE, int(self.bg_lba[b]), self.bg_blocks, self.bg_dev)], 1, False)
             self.b += 1
         if probe and self.b < self.bg_t.size:
-            self.probe = self._append(float(self.bg_t[self.b]), [], 0, False)
+            # an empty host I/O: its slot is fresh (a dropped probe's slot is reused by the next
+            # host I/O, which sets every field), so its counts and rule are already 0
+            self.probe = self.nh
+            self.hosts.arrival[self.nh] = self.bg_t[self.b]
+            self.nh += 1
 
     def issue(self, at: float, reqs, n_first: int, any_of: bool = False) -> int:
         """Host I/O of ``reqs`` ((op, lba, pages, device) each; the first ``n_first`` in its
