@@ -218,6 +218,21 @@ def test_cliff_littles_law_predicts_the_simulated_throughput(seed):
     assert a["iops"] == pytest.approx(a["measured_iops"], rel=0.05)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_flush_factor_is_the_padding_arithmetic_and_the_engine_agrees(seed):
+    a = quiz.make("flush", seed).answer
+    written = 4096 * a["flush_every"]
+    padded = -(-written // a["page_bytes"]) * a["page_bytes"]  # whole pages per flush
+    assert a["factor"] == (1.0 if a["power_loss_protection"] else padded / written)
+    assert a["measured_factor"] == pytest.approx(a["factor"], abs=1e-9)
+
+
+def test_flush_problems_pad_and_do_not():
+    answers = [quiz.make("flush", s).answer for s in range(12)]
+    assert {a["factor"] > 1 for a in answers} == {True, False}
+    assert {a["power_loss_protection"] for a in answers} == {True, False}
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_sweep_table_matches_direct_simulations_with_the_point_seeds(seed):
     from flashlab.quiz.problems import sweep_wa_point

@@ -70,6 +70,17 @@ def test_precondition_larger_than_the_drive_is_refused():
         simulate_io(cfg, requests=10, precondition_fills=1.0, precondition_size=4096 * (cfg.geometry.user_pages + 1))
 
 
+def test_request_past_a_members_end_names_lba_and_pages():
+    """A request whose pages run past the member's last LBA is refused naming both lba and pages
+    (found by fuzz_api ssd: a too-long request was reported as a bad lba only)."""
+    from flashlab.ssd import ServiceMember
+
+    m = ServiceMember(mean_us=10.0, lbas=170)
+    with pytest.raises(ValueError, match=r"lba and pages: .* 170 LBAs \(lba \+ pages <= 170\); "
+                                         r"got request 1 with lba=0, pages=171"):
+        run_members([m], [0, 1], [0, 0], [4, 171], [0, 0])
+
+
 def _flash(op=0.25):
     return SsdConfig(geometry=ssd_geometry(2**24, op, channels=2, dies_per_channel=1, planes_per_die=2,
                                            pages_per_block=16))

@@ -552,7 +552,9 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
             raise ValueError(f"members[{d}] must be an SsdConfig, an HddSpec or a ServiceMember; got {quote(m)}")
         sel = device == d
         if sel.any() and (lba[sel] + pages[sel]).max() > cap:
-            raise ValueError(f"lba: requests to members[{d}] must lie in its {cap} LBAs")
+            i = int(np.flatnonzero(sel)[np.argmax(lba[sel] + pages[sel])])
+            raise ValueError(f"lba and pages: requests to members[{d}] must lie in its {cap} LBAs "
+                             f"(lba + pages <= {cap}); got request {i} with lba={int(lba[i])}, pages={int(pages[i])}")
         wsel = sel & ((op == K.OP_WRITE) | (op == K.OP_FUA))
         if isinstance(m, SsdConfig) and m.cache_bytes and wsel.any() and pages[wsel].max() > m.cache_slots:
             raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages; "
