@@ -19,7 +19,8 @@ moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``c
 law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
 Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
 usable and effective capacity of an array), ``flush`` (the flash-write factor of flushed 4 KiB
-writes for a NAND page size, a flush cadence and power-loss protection). The command line equivalent is
+writes for a NAND page size, a flush cadence and power-loss protection), ``mix`` (the read and
+write IOPS fio reports for ``rwmixread`` at an iodepth, by Little's law). The command line equivalent is
 ``flashlab quiz TOPIC --seed N [--solve]``.
 """
 

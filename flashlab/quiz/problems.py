@@ -22,6 +22,7 @@ from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
+from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
@@ -294,6 +295,43 @@ def _cliff(rng: np.random.Generator, seed: int) -> Problem:
     )
     answer = dict(qd=qd, preset=preset, mean_latency_us=latency, iops=iops, measured_iops=measured)
     return Problem("cliff", seed, text, answer, working)
+
+
+# ---------------------------------------------------------------------------------- mix
+MIX_REQUESTS = 10000  # requests each fio-like run times, after its fill (the drain at the end is 1-3% of the run)
+
+
+def _mix(rng: np.random.Generator, seed: int) -> Problem:
+    mix = int(rng.choice([50, 60, 70, 80, 90]))
+    qd = int(rng.choice([4, 8, 16, 32]))
+    write_kib = int(rng.choice([4, 16, 64, 256]))
+    config = SsdConfig(geometry=ssd_geometry(2**26, 0.25, channels=2, dies_per_channel=2, planes_per_die=1),
+                       timing="mlc")
+    r = rwmix(config, rwmixread=mix, qd=qd, write_size=write_kib * 1024, requests=MIX_REQUESTS, seed=seed)
+    lr, lw = r.read_latency["mean"], r.write_latency["mean"]
+    f = mix / 100
+    reads = littles_law_read_iops(qd, f, lr, lw)
+    writes = reads * (1 - f) / f
+    text = (
+        f"fio runs rw=randrw with rwmixread={mix} at iodepth={qd}: 4 KiB random reads and "
+        f"{write_kib} KiB random writes, each new request a read with probability {f:.2f}. It reports "
+        f"a mean read latency of {lr:,.1f} us and a mean write latency of {lw:,.1f} us. How many read "
+        "IOPS and how many write IOPS does it report?"
+    )
+    cycle = f * lr + (1 - f) * lw
+    working = (
+        f"The loop keeps {qd} requests in the drive; a request takes on average "
+        f"{f:.2f} x {lr:,.1f} + {1 - f:.2f} x {lw:,.1f} = {cycle:,.1f} us, so by Little's law the loop completes "
+        f"{qd} / {cycle:,.1f} us = {qd / cycle * 1e6:,.0f} requests a second, {f:.0%} of them reads: "
+        f"{reads:,.0f} read IOPS and {writes:,.0f} write IOPS. The reads are bound to the writes: a slow "
+        "write holds a slot of the queue that a read could have used.\n"
+        f"The simulated drive (flashlab.db.rwmix, {MIX_REQUESTS} requests) reported {r.read_iops:,.0f} read "
+        f"IOPS and {r.write_iops:,.0f} write IOPS."
+    )
+    answer = dict(rwmixread=mix, qd=qd, write_bytes=write_kib * 1024, read_latency_us=lr, write_latency_us=lw,
+                  read_iops=reads, write_iops=writes, measured_read_iops=r.read_iops,
+                  measured_write_iops=r.write_iops)
+    return Problem("mix", seed, text, answer, working)
 
 
 # ---------------------------------------------------------------------------------- flush
@@ -597,6 +635,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ecc": _ecc,
     "cliff": _cliff,
     "flush": _flush,
+    "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
 }
