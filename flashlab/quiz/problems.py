@@ -362,7 +362,7 @@ def _flush(rng: np.random.Generator, seed: int) -> Problem:
     if plp:
         working = (
             "The cache survives a power cut, so a flush is a no-op: the drive programs a page only when "
-            f"it is full, and nothing is padded. Flash-write factor 1.00.\n"
+            "it is full, and nothing is padded. Flash-write factor 1.00.\n"
         )
     else:
         pad_kib = pages * page_kib - cached_kib
