@@ -241,6 +241,14 @@ def _evaluate(fn, kwargs: dict) -> tuple[dict | None, str | None]:
 
 
 # ----------------------------------------------------------------------------- worker side
+def _usable_cores() -> int:
+    """The cores this process may run on (its affinity mask on Linux; all cores elsewhere, where
+    ``os.sched_getaffinity`` does not exist)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _worker_environ() -> dict[str, str]:
     """What workers need in their environment: single-threaded numba, this process's cache."""
     env = {"NUMBA_NUM_THREADS": "1"}
@@ -510,7 +518,7 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
             if dask_client is not None:
                 run = _run_dask(fn, pending, dask_client)
             else:
-                n = len(os.sched_getaffinity(0)) if workers is None else workers
+                n = _usable_cores() if workers is None else workers
                 run = _run_serial(fn, pending) if n == 1 or len(pending) == 1 else _run_local(fn, pending, n)
             with tqdm(total=len(points), initial=len(done), disable=not show, unit="point", desc="sweep") as bar:
                 for key, (cols, err) in run:

@@ -203,14 +203,38 @@ def test_small_write_is_read_modify_write_and_full_stripe_write_is_not():
     (dict(raid=1, drives=3), "drives must be in \\[2, 2\\] for raid=1; got 3"),
     (dict(raid=10, drives=5), "drives must be even for raid=10"),
     (dict(raid=7), "raid must be one of"),
-    (dict(stripe_unit=6000), "stripe_unit must be a multiple of the page size 4096 bytes; got 6000"),
-    (dict(stripe_unit=2048), "stripe_unit must be in"),
+    (dict(stripe_unit=6000), "stripe_unit must be a whole number .* of pages of page_size bytes; "
+                             "got stripe_unit=6000, page_size=4096"),
+    (dict(stripe_unit=2048), "stripe_unit must be a whole number .*got stripe_unit=2048, page_size=4096"),
+    (dict(stripe_unit=256), "stripe_unit must be in \\[512, "),
+    # a stripe unit longer than a member: the error names both sides of the bound (found by fuzz_api array)
+    (dict(stripe_unit=2**31), "stripe_unit must be at most member_pages x page_size .*stripe_unit=2147483648"),
 ])
 def test_bad_layouts_are_refused_naming_parameter_value_and_range(kw, message):
     with pytest.raises(ValueError, match=message):
         Layout(**kw)
     with pytest.raises(ValueError, match=message):
         ArrayConfig(**kw)
+
+
+def test_layout_bounds_set_by_another_parameter_name_it():
+    """A page_size the stripe unit does not divide, or one larger than it, is refused naming
+    page_size too (found by fuzz_api array: the error named only stripe_unit)."""
+    base = dict(raid=5, drives=4, stripe_unit=8192, page_size=4096, member_pages=32)
+    for page_size in (1000, 65536):
+        with pytest.raises(ValueError, match=f"got stripe_unit=8192, page_size={page_size}"):
+            Layout(**{**base, "page_size": page_size})
+    with pytest.raises(ValueError, match="member_pages must be at least one stripe unit .* 2 pages.*"
+                                         "got member_pages=1, stripe_unit=8192, page_size=4096"):
+        Layout(**{**base, "member_pages": 1})
+
+
+def test_array_drive_op_bound_names_capacity_bytes():
+    """The smallest op the member's FTL accepts depends on capacity_bytes (fewer blocks need more
+    spare): the error names both (found by fuzz_api array)."""
+    with pytest.raises(ValueError, match="op must be >= .*got op=0.25, set by capacity_bytes=2596859"):
+        array_drive(0.25, 2596859)
+    assert array_drive(0.25, 2**22).geometry.op == 0.25
 
 
 def test_bad_array_arguments_are_refused():
@@ -396,7 +420,7 @@ def test_cli_text_json_and_bad_input(capsys):
     import subprocess
     import sys
     for extra, message in [(["--raid", "6", "--drives", "3"], "drives must be in [4, 256] for raid=6; got 3"),
-                           (["--stripe-unit", "6000"], "stripe_unit must be a multiple of the page size"),
+                           (["--stripe-unit", "6000"], "stripe_unit must be a whole number"),
                            (["--arch", "nas"], "arch must be one of"), (["--qd", "0"], "qd must be in"),
                            (["--burst-ms", "5", "5"], "bursts needs an open loop")]:
         p = subprocess.run([sys.executable, "-m", "flashlab.cli", *small[:1], *extra], capture_output=True, text=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import DATA_FINGERPRINT_JS
+from test_prose import CODE_WIDTH_PENDING
 
 pytestmark = pytest.mark.book
 
@@ -47,6 +48,15 @@ def _open(browser, book_html: Path, page_path: Path, mode: str = "light"):
     return page, errors, outside
 
 
+def _wide_boxes(page) -> list[str]:
+    """The longest line of every code or output box that scrolls sideways. Code cells and their
+    printed outputs are wrapped at 80 columns (tests/test_prose.py); in the 1280 px window of
+    :func:`_open` they must fit, so the 80-column limit and the book's code font size agree."""
+    return page.evaluate("""() => [...document.querySelectorAll('div.cell pre')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.textContent.split('\\n').reduce((a, b) => b.length > a.length ? b : a))""")
+
+
 @pytest.mark.parametrize("edition, mode", [("instructor", "light"), ("instructor", "dark"), ("student", "light")])
 def test_every_page_loads_cleanly_and_offline(browser, book_html, student_html, edition, mode):
     site = book_html if edition == "instructor" else student_html
@@ -64,6 +74,9 @@ def test_every_page_loads_cleanly_and_offline(browser, book_html, student_html, 
             problems.append(f"{path.name}: requests outside the book {outside}")
         if "application/vnd.jupyter.widget-view+json" in html or "jupyter-widgets" in html:
             problems.append(f"{path.name}: shows ipywidgets that cannot work without a kernel")
+        if (edition, mode) == ("instructor", "light") and path.parent.name == "chapters" \
+                and path.with_suffix(".md").name not in CODE_WIDTH_PENDING:
+            problems += [f"{path.name}: a code or output box scrolls sideways: {line!r}" for line in _wide_boxes(page)]
         page.close()
     assert not problems, "\n".join(problems)
 

@@ -133,39 +133,53 @@ def test_temp_sort_writes_then_reads_the_same_bytes_on_flash_and_disk():
         temp_sort("disk")
 
 
-def test_smart_flash_logging_races_disk_and_flash():
-    """Redo on a 15k disk and on flash at once, each commit done at the first copy (Harrison on
-    Exadata: median 500 us with, 481 without, flash first 3.8%). Log writes are issued at real
-    times, so after a pause the disk waits for its sector to come round (up to a revolution,
-    4 ms): the disk alone has a tail. The flash copy (a program of 850 us or more at queue
-    depth 1) is slower than the log writer's pace, so it is nearly always still busy with an
-    earlier copy: it rarely finishes first and trims neither the median nor p99.9 (issue 12's
-    tail check is not met; the chapter says why). A flash copy acknowledged from a protected
-    write cache keeps up, wins nearly every write and removes the disk's tail."""
+def test_smart_flash_logging_trims_the_tail_not_the_median():
+    """Issue 12's check: with smart flash logging p99.9 commit time falls clearly while the median
+    does not improve (Harrison on Exadata: median 500 us with it, 481 without; flash first 3.8%).
+    The disk sits behind a battery-backed controller cache (acknowledges in 50 us) and shares it
+    with data-file writes (60 a second, random 8 KiB): while the head is away writing one, log
+    writes pile up in the cache, and when it fills a commit waits for the head (milliseconds).
+    The flash copy (SLC, protected 4 MiB cache acknowledging in 100 us) wins those waits only."""
     from dataclasses import replace
 
     from flashlab.device.hdd import CHEETAH_15K7
 
-    off = redo_log(CHEETAH_15K7, sessions=8, commits=1000, redo_block=4096, seed=1)
-    on = redo_log(SMALL, sessions=8, commits=1000, redo_block=4096, mirror=CHEETAH_15K7, seed=1)
-    rev = CHEETAH_15K7.revolution_us
-    assert off.commit_latency["p99.9"] > 0.75 * rev  # rotational misses after pauses: a disk tail
-    assert on.flash_first < 0.1 and np.isnan(off.flash_first) and off.copy_us is None
+    disk = replace(CHEETAH_15K7, write_cache_bytes=2 * 2**20)
+    flash = replace(SsdConfig(geometry=ssd_geometry(64 * 2**20, 0.25, pages_per_block=32), timing="slc"),
+                    cache_bytes=4 * 2**20, power_loss_protection=True, cache_latency_us=100.0)
+    kw = dict(sessions=16, commits=2000, redo_block=4096, think_us=400, disk_writes_per_s=60, seed=0)
+    off = redo_log(disk, **kw)
+    on = redo_log(flash, mirror=disk, **kw)
+    a, b = off.commit_latency, on.commit_latency
+    assert b["p99.9"] < 0.25 * a["p99.9"]  # the tail falls clearly
+    assert 0.95 * a["p50"] <= b["p50"] <= 1.3 * a["p50"]  # the median does not improve
+    assert 0.0 < on.flash_first < 0.2  # the flash wins a small share: the disk's waits
+    assert a["p99.9"] > 10 * disk.write_cache_latency_us and a["p50"] < 2 * disk.write_cache_latency_us
+    assert np.isnan(off.flash_first) and off.copy_us is None
     assert np.allclose(on.write_us, on.copy_us.min(axis=1))  # each write done at its first copy
-    assert np.median(on.copy_us[:, 0]) > 10 * np.median(on.copy_us[:, 1])  # the flash copy falls behind
-    assert on.commit_latency["p50"] >= 0.9 * off.commit_latency["p50"]
-    assert on.commit_latency["p99.9"] >= 0.9 * off.commit_latency["p99.9"]  # no clear tail gain
-    fast = replace(SMALL, cache_bytes=4 * 2**20, power_loss_protection=True)
-    keeps_up = redo_log(fast, sessions=8, commits=1000, redo_block=4096, mirror=CHEETAH_15K7, seed=1)
-    assert keeps_up.flash_first > 0.9 and keeps_up.commit_latency["p99.9"] < 0.1 * off.commit_latency["p99.9"]
-    again = redo_log(SMALL, sessions=8, commits=1000, redo_block=4096, mirror=CHEETAH_15K7, seed=1)
+    quiet = redo_log(disk, **{**kw, "disk_writes_per_s": 0.0})  # the log alone never fills the cache
+    assert quiet.commit_latency["max"] < 0.1 * a["p99.9"]
+    again = redo_log(flash, mirror=disk, **kw)
     assert np.array_equal(on.commit_us, again.commit_us)
+
+
+def test_smart_flash_logging_bad_input():
+    from dataclasses import replace
+
+    from flashlab.device.hdd import CHEETAH_15K7
+
     with pytest.raises(ValueError, match="redo_block"):
         redo_log(SMALL, redo_block=512, mirror=CHEETAH_15K7)
     with pytest.raises(ValueError, match="mirror"):
         redo_log(CHEETAH_15K7, redo_block=4096, mirror=CHEETAH_15K7)
     with pytest.raises(ValueError, match="mirror"):
         redo_log(SMALL, redo_block=4096, mirror="disk")
+    with pytest.raises(ValueError, match="disk_writes_per_s"):
+        redo_log(SMALL, disk_writes_per_s=10.0)
+    with pytest.raises(ValueError, match="disk_writes_per_s must be in"):
+        redo_log(CHEETAH_15K7, redo_block=4096, disk_writes_per_s=-1.0)
+    with pytest.raises(ValueError, match="write_cache_bytes"):
+        redo_log(replace(CHEETAH_15K7, write_cache_bytes=8192), redo_block=4096, sessions=8)
 
 
 @pytest.mark.parametrize("plp,factor", [(False, 4.0), (True, 1.0)])

@@ -158,3 +158,32 @@ def test_chapter_exercises_end_with_a_make_your_own_quiz_cell(path):
     topics = re.findall(r'quiz\.make\("(\w+)"', after)
     assert topics and set(topics) <= set(TOPICS), f"{path.name}: no quiz.make(...) cell of a known topic after its exercises"
     assert "**Make your own.**" in after and f"flashlab quiz {topics[0]} --seed N --solve" in after
+
+
+# --- chapter code cells fit the HTML code box (80 columns) -----------------------------------------
+
+CODE_COLUMNS = 80
+CODE_CELL = re.compile(r"^(`{3,})\{code-cell\}[^\n]*\n(.*?)^\1[ \t]*$", re.S | re.M)
+
+
+def long_code_lines(text: str, columns: int = CODE_COLUMNS) -> list[tuple[int, str]]:
+    """(line number, line) of every line of a ``{code-cell}`` in MyST ``text`` wider than ``columns``."""
+    hits = []
+    for m in CODE_CELL.finditer(text):
+        first = text.count("\n", 0, m.start(2)) + 1
+        hits += [(first + i, line) for i, line in enumerate(m.group(2).splitlines()) if len(line) > columns]
+    return hits
+
+
+def test_long_code_line_checker():
+    wide = "x = " + "1 + " * 20 + "1"
+    text = f"{wide}\n\n```{{code-cell}} ipython3\n:tags: [remove-input]\nok = 1\n{wide}\n```\n\n```python\n{wide}\n```\n"
+    assert long_code_lines(text) == [(6, wide)]  # only the code cell's line, not prose or a plain block
+    assert long_code_lines(text.replace(wide, wide[:CODE_COLUMNS])) == []
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_code_lines_fit_80_columns(path):
+    hits = long_code_lines(path.read_text())
+    assert not hits, (f"{path.relative_to(ROOT)}: code-cell lines over {CODE_COLUMNS} columns overflow the HTML "
+                      "code box; wrap them:\n" + "\n".join(f"  line {n} ({len(line)}): {line}" for n, line in hits))

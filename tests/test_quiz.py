@@ -218,6 +218,33 @@ def test_cliff_littles_law_predicts_the_simulated_throughput(seed):
     assert a["iops"] == pytest.approx(a["measured_iops"], rel=0.05)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_mix_littles_law_predicts_the_simulated_read_iops(seed):
+    a = quiz.make("mix", seed).answer
+    f = a["rwmixread"] / 100
+    cycle = f * a["read_latency_us"] + (1 - f) * a["write_latency_us"]
+    assert a["read_iops"] == pytest.approx(f * a["qd"] / cycle * 1e6)
+    assert a["write_iops"] == pytest.approx((1 - f) * a["qd"] / cycle * 1e6)
+    # Issue 12's tolerance for rwmixread: Little's law within 5% of the closed loop's read IOPS.
+    assert a["measured_read_iops"] == pytest.approx(a["read_iops"], rel=0.05)
+    assert a["measured_read_iops"] / a["measured_write_iops"] == pytest.approx(f / (1 - f), rel=0.03)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_flush_factor_is_the_padding_arithmetic_and_the_engine_agrees(seed):
+    a = quiz.make("flush", seed).answer
+    written = 4096 * a["flush_every"]
+    padded = -(-written // a["page_bytes"]) * a["page_bytes"]  # whole pages per flush
+    assert a["factor"] == (1.0 if a["power_loss_protection"] else padded / written)
+    assert a["measured_factor"] == pytest.approx(a["factor"], abs=1e-9)
+
+
+def test_flush_problems_pad_and_do_not():
+    answers = [quiz.make("flush", s).answer for s in range(12)]
+    assert {a["factor"] > 1 for a in answers} == {True, False}
+    assert {a["power_loss_protection"] for a in answers} == {True, False}
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_sweep_table_matches_direct_simulations_with_the_point_seeds(seed):
     from flashlab.quiz.problems import sweep_wa_point

@@ -70,6 +70,17 @@ def test_precondition_larger_than_the_drive_is_refused():
         simulate_io(cfg, requests=10, precondition_fills=1.0, precondition_size=4096 * (cfg.geometry.user_pages + 1))
 
 
+def test_request_past_a_members_end_names_lba_and_pages():
+    """A request whose pages run past the member's last LBA is refused naming both lba and pages
+    (found by fuzz_api ssd: a too-long request was reported as a bad lba only)."""
+    from flashlab.ssd import ServiceMember
+
+    m = ServiceMember(mean_us=10.0, lbas=170)
+    with pytest.raises(ValueError, match=r"lba and pages: .* 170 LBAs \(lba \+ pages <= 170\); "
+                                         r"got request 1 with lba=0, pages=171"):
+        run_members([m], [0, 1], [0, 0], [4, 171], [0, 0])
+
+
 def _flash(op=0.25):
     return SsdConfig(geometry=ssd_geometry(2**24, op, channels=2, dies_per_channel=1, planes_per_die=2,
                                            pages_per_block=16))
@@ -133,9 +144,57 @@ def test_hdd_random_8k_read_is_seek_plus_half_a_turn_plus_transfer():
     (dict(seek_average_ms=0.1), "seek_average_ms must be in"),
     (dict(transfer_inner_mb_s=300.0), "transfer_inner_mb_s must be in"),
     (dict(name=""), "name must be"),
+    (dict(write_cache_bytes=-4096), "write_cache_bytes must be in"),
+    (dict(write_cache_bytes=6000), "write_cache_bytes must be a whole number of blocks"),
+    (dict(write_cache_latency_us=-1.0), "write_cache_latency_us must be in"),
 ])
 def test_hdd_spec_is_validated(kw, message):
     base = dict(name="x", rpm=10000.0, seek_track_ms=0.3, seek_average_ms=4.0, transfer_outer_mb_s=200.0,
                 transfer_inner_mb_s=100.0, capacity_bytes=10**12)
     with pytest.raises(ValueError, match=message):
         HddSpec(**{**base, **kw})
+
+
+def _cached_disk_writes(seed, cache_blocks, n, mean_gap_us, max_blocks):
+    from dataclasses import replace
+
+    rng = np.random.default_rng(seed)
+    spec = replace(CHEETAH_15K7, write_cache_bytes=cache_blocks * CHEETAH_15K7.block_size)
+    pages = rng.integers(1, max_blocks + 1, n)
+    lba = rng.integers(0, spec.lbas - max_blocks, n)
+    arrivals = np.cumsum(rng.exponential(mean_gap_us, n))
+    return spec, run_members([spec], np.zeros(n, np.int8), lba, pages, np.zeros(n, np.int64), arrivals=arrivals,
+                             qd=8)
+
+
+@pytest.mark.parametrize("seed,cache_blocks,gap", [(0, 4, 500.0), (1, 16, 3000.0), (2, 64, 8000.0), (3, 8, 50.0)])
+def test_disk_controller_cache_destages_every_write_once(seed, cache_blocks, gap):
+    """A disk behind a battery-backed controller cache: every write is acknowledged at the cache
+    (``t_ack`` after it enters, never before) and destaged exactly once (one arrival, one
+    acknowledgement and one disk access per write: three events each), after its acknowledgement;
+    nothing is left in the cache at the end. Under load (a small cache, writes faster than the
+    disk) writes wait for room: some take far longer than ``t_ack``."""
+    n = 300
+    spec, r = _cached_disk_writes(seed, cache_blocks, n, gap, min(4, cache_blocks))
+    assert r.error == ""
+    assert np.isfinite(r.done_us).all() and np.isfinite(r.durable_us).all()
+    assert (r.latency_us >= spec.write_cache_latency_us - 1e-9).all()
+    assert (r.durable_us > r.done_us).all()  # acknowledged before its destage ends
+    assert r.counters[0]["events"] == 3 * n and r.counters[0]["requests_done"] == n
+    if gap < 1000:
+        assert r.latency_us.max() > 10 * spec.write_cache_latency_us
+    # without the cache the same writes are done when on the platter
+    from dataclasses import replace
+
+    rng = np.random.default_rng(seed)
+    plain = run_members([replace(spec, write_cache_bytes=0)], np.zeros(4, np.int8), rng.integers(0, 10**6, 4),
+                        np.ones(4, np.int64), np.zeros(4, np.int64), qd=1)
+    assert np.array_equal(plain.durable_us, plain.done_us)
+
+
+def test_disk_controller_cache_must_hold_the_largest_write():
+    from dataclasses import replace
+
+    spec = replace(CHEETAH_15K7, write_cache_bytes=2 * CHEETAH_15K7.block_size)
+    with pytest.raises(ValueError, match="write_cache_bytes of member 0"):
+        run_members([spec], np.zeros(2, np.int8), np.array([0, 8]), np.array([1, 3]), np.zeros(2, np.int64), qd=1)

@@ -76,6 +76,14 @@ def test_local_processes_give_the_same_table(serial_table):
     check_workers(sweep(worker_numba, {"a": [1, 2, 3, 4]}, workers=2))
 
 
+def test_default_workers_without_an_affinity_mask(serial_table, monkeypatch):
+    """macOS and Windows have no os.sched_getaffinity: the default worker count falls back to
+    os.cpu_count() instead of raising AttributeError."""
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # one core: the sweep runs serially
+    assert sweep(tiny_wa, GRID, seed=7).equals(serial_table)
+
+
 def test_dask_cluster_gives_the_same_table(serial_table):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",

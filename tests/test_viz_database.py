@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from flashlab.db import direct_path_scan, flushed_writes, oltp, redo_log, rwmix
-from flashlab.device.hdd import CHEETAH_15K7
 from flashlab.viz import database as V
 from flashlab.viz.ssd import log_histogram
 
@@ -51,10 +50,14 @@ def test_flush_and_smart_flash_logging_explorables_plot_the_models():
     bars = V.flush_page_size().compute(nand_kib=16, plp=0, flush_every=1)["bars"]
     r = flushed_writes(V.flush_config(16, False), flush_every=1, writes=V.FLUSH_WRITES)
     assert bars["us"] == pytest.approx([r.write_latency["p50"], r.commit_latency["p50"], r.nand_latency["p50"]])
-    hist = V.smart_flash_logging().compute(sessions=8, think_us=100)["hist"]
-    on = redo_log(V.db_config(user_bytes=V.SFL_DEVICE_BYTES), sessions=8, commits=V.SFL_COMMITS, redo_block=4096,
-                  think_us=100, mirror=CHEETAH_15K7)
+    hist = V.smart_flash_logging().compute(sessions=8, cache_mib=2)["hist"]
+    on = redo_log(V.sfl_flash(), sessions=8, commits=V.SFL_COMMITS, redo_block=4096, think_us=V.SFL_THINK_US,
+                  mirror=V.sfl_disk(2), disk_writes_per_s=V.SFL_DATA_WRITES)
+    assert V.sfl_disk(2).write_cache_bytes == 2 * 2**20 and V.sfl_flash().power_loss_protection
     assert hist["on"] == pytest.approx(log_histogram(on.commit_us, V.SFL_LO_US, V.SFL_HI_US)[0])
+    tail = V.smart_flash_logging().compute(sessions=8, cache_mib=2)["tail"]
+    for t, share in zip(tail["t"], tail["on"]):  # share of commits slower than t, floored
+        assert share == pytest.approx(max(100 * np.mean(on.commit_us > 1e3 * t), V.SFL_TAIL_FLOOR))
 
 
 @pytest.mark.parametrize("factory", [V.redo_block_size, V.smart_flash_logging], ids=lambda f: f.__name__)

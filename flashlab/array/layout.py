@@ -48,11 +48,16 @@ class Layout:
         if self.raid == 10 and self.drives % 2:
             raise ValueError(f"drives must be even for raid=10 (mirrored pairs), at least 4; got {self.drives}")
         check_int("page_size", self.page_size, 512, 2**30)
-        check_int("stripe_unit", self.stripe_unit, self.page_size, 2**40)
-        if self.stripe_unit % self.page_size:
-            raise ValueError(f"stripe_unit must be a multiple of the page size {self.page_size} bytes; "
-                             f"got {self.stripe_unit}")
-        check_int("member_pages", self.member_pages, self.unit_pages, 2**40)
+        check_int("stripe_unit", self.stripe_unit, 512, 2**40)
+        if self.stripe_unit < self.page_size or self.stripe_unit % self.page_size:
+            raise ValueError(f"stripe_unit must be a whole number (at least 1) of pages of page_size bytes; "
+                             f"got stripe_unit={self.stripe_unit}, page_size={self.page_size}")
+        check_int("member_pages", self.member_pages, 1, 2**40)
+        if self.member_pages < self.unit_pages:
+            raise ValueError(f"member_pages must be at least one stripe unit (stripe_unit / page_size = "
+                             f"{self.unit_pages} pages), so stripe_unit must be at most member_pages x page_size "
+                             f"= {self.member_pages * self.page_size} bytes; got member_pages={self.member_pages}, "
+                             f"stripe_unit={self.stripe_unit}, page_size={self.page_size}")
 
     @property
     def unit_pages(self) -> int:

@@ -59,8 +59,14 @@ def array_drive(op: float = 0.25, capacity_bytes: int = 2**24, timing: str = "ml
     ``timing`` a NAND preset of :mod:`flashlab.device.timing` (``mlc_mqsim``'s erase is five
     programs long, so GC's erases stand out in the read tail), read priority, background GC."""
     check_int("capacity_bytes", capacity_bytes, 2**20, 2**40)
-    return SsdConfig(geometry=ssd_geometry(capacity_bytes, op, channels=2, dies_per_channel=1, planes_per_die=2,
-                                           pages_per_block=8), timing=timing)
+    geometry = ssd_geometry(capacity_bytes, op, channels=2, dies_per_channel=1, planes_per_die=2, pages_per_block=8)
+    try:
+        return SsdConfig(geometry=geometry, timing=timing)
+    except ValueError as exc:
+        if "op must be" not in str(exc):
+            raise
+        # the smallest op the FTL accepts depends on how many blocks capacity_bytes gives the drive
+        raise ValueError(f"{exc}, set by capacity_bytes={capacity_bytes} (a larger drive needs less op)") from None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -37,8 +37,16 @@ through to NAND and pads the rest of its NAND page (see :class:`flashlab.ssd.Ssd
 **Smart flash logging.** With ``mirror`` (a hard disk, :class:`flashlab.device.hdd.HddSpec`),
 every log write goes to the disk's log and to the flash drive at once, and the commits it
 carries are done when the first copy is (Exadata's smart flash logging). The slower copy still
-runs: the next write to that device waits behind it. The flash copy is written in whole pages
-(``redo_block`` must be the drive's page size), the disk copy in its blocks.
+runs; each device takes writes as they come (queue depth 32), so a copy waits only for its own
+device. The flash copy is written in whole pages (``redo_block`` must be the drive's page size),
+the disk copy in its blocks.
+
+**The disk's other writes.** With ``disk_writes_per_s``, data-file writes (the database
+writer's 8 KiB blocks, at random places beyond the log, Poisson arrivals) share the log's disk
+and, if it has one, its controller's write cache (``HddSpec.write_cache_bytes``): while the head
+is away writing one, log writes pile up in the cache, and a log write that finds the cache full
+waits for the head. They are issued at their arrival times while the log writer runs (the
+engine stops at each completion and at each arrival, which adds the next one).
 
 Guy Harrison measured on Exadata X2 that a 4 KiB redo block instead of 512 B cut the elapsed
 time of a redo-heavy test by 70%; with smart flash logging on, the median log file sync rose
@@ -55,12 +63,17 @@ import numpy as np
 from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
 from flashlab.db._host import FILL_PAGES, drive, latency_summary, region_pages
 from flashlab.ssd import OP_FUA
-from flashlab.workload import OP_READ
+from flashlab.workload import OP_READ, OP_WRITE
 
 REDO_BLOCKS = (512, 1024, 2048, 4096)
 DISK_LOG_BYTES = 1 << 30  # a log on a hard disk: its first GiB
 MAX_REDO_BYTES = 1 << 20  # a commit's redo is capped at the log buffer's flush threshold
 MAX_COMMITS = 100_000
+#: The other writes to the log's disk (``disk_writes_per_s``) are data-file blocks: Oracle's
+#: default block size.
+DISK_WRITE_BYTES = 8192
+#: Queue depth of a device racing another (smart flash logging) or behind a controller cache.
+DEVICE_QD = 32
 _SIGMA = 1.0
 #: Smart flash logging races two devices from the first commit, so the flash must start in the
 #: state it keeps: written whole (the log has gone round before), plus this share of a drive fill
@@ -105,13 +118,16 @@ class _LogWriter:
     at their start time; the fill of the log region (``fill``: first page and pages of each
     sequential write) runs first."""
 
-    def __init__(self, members, fill, max_writes, max_pages, seed, precondition):
+    def __init__(self, members, fill, max_writes, max_pages, seed, precondition, background=None):
         from flashlab.ssd.engine import Engine, Fanout
 
         starts, counts = fill
         nf = starts.size
-        nreq = nf + 3 * max_writes  # per write: two reads and one write, or its two copies
-        nhost = nf + 2 * max_writes  # per write: at most one probe (no request) before it
+        # the other writes to the log's disk: arrival times, LBAs, blocks, and the disk's index
+        self.bg_t, self.bg_lba, self.bg_blocks, self.bg_dev = background or (np.zeros(0), None, 0, 0)
+        nb = self.bg_t.size
+        nreq = nf + 3 * max_writes + nb  # per write: two reads and one write, or its two copies
+        nhost = nf + 2 * max_writes + 2 * nb  # per write: at most one probe (no request) before it; per other write one
         i64 = np.int64
         pages = np.ones(nreq, i64)
         pages[:nf] = counts
@@ -127,12 +143,16 @@ class _LogWriter:
                      cache_pages=np.zeros(nhost, i64))
         arrivals = np.full(nhost, np.inf)  # not yet decided: the loop waits for them
         arrivals[:nf] = 0.0
-        D = len(members)
-        self.eng = Engine(members, np.zeros(nreq, np.int8), lba, pages, np.zeros(nreq, i64), arrivals, 1, [1] * D,
-                          [-1] * D, [], 1, seed, fan, None, precondition)
+        # a device holds one log write at a time, unless it answers from a cache or races another
+        # (each copy waits only for its own device, which takes writes as they come: queue depth 32)
+        qd = [DEVICE_QD if len(members) > 1 or getattr(m, "write_cache_bytes", 0) else 1 for m in members]
+        self.eng = Engine(members, np.zeros(nreq, np.int8), lba, pages, np.zeros(nreq, i64), arrivals, 1, qd,
+                          [-1] * len(members), [], 1, seed, fan, None, precondition)
         self.req, self.hosts = self.eng.requests, self.eng.hosts
         self.req.pages[-1] = 1
         self.nr, self.nh = nf, nf
+        self.b, self.probe = 0, -1  # the next other write to issue; its probe (an empty host I/O), -1: none
+        self.last = nf - 1  # the log writer's last host I/O
         self.step()
 
     @property
@@ -140,14 +160,57 @@ class _LogWriter:
         return float(self.eng.loop.now[0])
 
     def step(self) -> None:
-        """Run until every host I/O issued so far is done (a mirrored write: its first copy)."""
-        if self.eng.step(self.nh) < self.nh:
-            raise RuntimeError("the drive did not finish the log writer's write: "
-                               f"{self.eng.error() or 'no events left'}")
+        """Run until the last host I/O issued is done (a mirrored write: its first copy), issuing
+        the disk's other writes as their times come. Without other writes every host I/O issued
+        so far is done then; with them, the engine stops at each completion and each probe (an
+        empty host I/O at the next other write's arrival, which is issued then)."""
+        if self.bg_t.size == 0 or self.nh == 0:
+            if self.eng.step(self.nh) < self.nh:
+                raise RuntimeError("the drive did not finish the log writer's write: "
+                                   f"{self.eng.error() or 'no events left'}")
+            return
+        h = self.last
+        while np.isnan(self.hosts.done[h]):
+            target = int(self.eng.loop.done[0]) + 1
+            if self.eng.step(target) < target:
+                raise RuntimeError("the drive did not finish the log writer's write: "
+                                   f"{self.eng.error() or 'no events left'}")
+            if self.probe >= 0 and not np.isnan(self.hosts.done[self.probe]):
+                self.probe = -1
+                self._background(self.now, probe=True)
+
+    def _background(self, until: float, probe: bool) -> None:
+        """Issue the other writes arriving by ``until``; with ``probe``, then a probe at the next
+        one's arrival."""
+        while self.b < self.bg_t.size and self.bg_t[self.b] <= until:
+            b = self.b
+            self._append(float(self.bg_t[b]), [(OP_WRITE, int(self.bg_lba[b]), self.bg_blocks, self.bg_dev)], 1, False)
+            self.b += 1
+        if probe and self.b < self.bg_t.size:
+            # an empty host I/O: its slot is fresh (a dropped probe's slot is reused by the next
+            # host I/O, which sets every field), so its counts and rule are already 0
+            self.probe = self.nh
+            self.hosts.arrival[self.nh] = self.bg_t[self.b]
+            self.nh += 1
 
     def issue(self, at: float, reqs, n_first: int, any_of: bool = False) -> int:
         """Host I/O of ``reqs`` ((op, lba, pages, device) each; the first ``n_first`` in its
-        first phase, the rest after them) arriving at ``at`` (not before now); returns it."""
+        first phase, the rest after them) arriving at ``at`` (not before now); returns it. The
+        disk's other writes arriving by then go first; a pending probe (the last host I/O) is
+        dropped if not yet issued: it would come before."""
+        if self.bg_t.size == 0:
+            self.last_req = self.nr
+            return self._append(at, reqs, n_first, any_of)
+        if self.probe >= 0 and self.eng.loop.next[0] <= self.probe:
+            self.nh -= 1
+        self.probe = -1
+        self._background(at, probe=False)
+        self.last_req = self.nr
+        h = self.last = self._append(at, reqs, n_first, any_of)
+        self._background(at, probe=True)
+        return h
+
+    def _append(self, at: float, reqs, n_first: int, any_of: bool) -> int:
         h, r = self.nh, self.nr
         req, hs = self.req, self.hosts
         for k, (op, lba, pages, dev) in enumerate(reqs):
@@ -164,7 +227,8 @@ class _LogWriter:
 
 
 def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes: int = 2048,
-             redo_block: int = 512, think_us: float = 200.0, mirror=None, seed: int = 0) -> RedoResult:
+             redo_block: int = 512, think_us: float = 200.0, mirror=None, disk_writes_per_s: float = 0.0,
+             seed: int = 0) -> RedoResult:
     """Time ``commits`` commits of ``sessions`` sessions through the log writer (see the module).
 
     ``sessions`` 1..4096; ``commits`` 1..100,000; ``redo_bytes``: mean redo per commit,
@@ -172,7 +236,10 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     0..1e7; ``config``: SsdConfig (default ``SsdConfig()``), the log the first half of its user
     capacity (written once, timed, before the first commit), or an HddSpec, the log its first
     GiB (disks keep no page state: no fill first). ``mirror``: None, or an HddSpec holding a
-    second copy of the log (smart flash logging, see the module)."""
+    second copy of the log (smart flash logging, see the module). ``disk_writes_per_s``
+    0..1e5: other writes to the log's disk, needs one (the database writer's data-file blocks on
+    the same spindle and controller cache): :data:`DISK_WRITE_BYTES` each at a uniform random
+    place beyond the log, Poisson arrivals at this rate from the log's start."""
     from flashlab.device.hdd import HddSpec
 
     on_disk = isinstance(config, HddSpec)
@@ -187,6 +254,11 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     redo_bytes = check_int("redo_bytes", redo_bytes, 1, MAX_REDO_BYTES)
     block = check_choice("redo_block", redo_block, REDO_BLOCKS)
     think_us = check_real("think_us", think_us, 0.0, 1e7)
+    disk_writes_per_s = check_real("disk_writes_per_s", disk_writes_per_s, 0.0, 1e5)
+    disk = config if on_disk else mirror
+    if disk_writes_per_s > 0 and disk is None:
+        raise ValueError(f"disk_writes_per_s: other writes to the log's disk need a disk (an HddSpec as config or "
+                         f"mirror); got {disk_writes_per_s} with neither")
     page = config.block_size if on_disk else config.geometry.page_size
     if mirror is not None and block != page:
         raise ValueError(f"redo_block must be the drive's page size ({page} bytes) with a mirror (the flash copy is "
@@ -206,6 +278,22 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     if not on_disk and config.cache_bytes and max_pages > config.cache_slots:
         raise ValueError(f"sessions: {sessions} sessions' largest group of redo ({max_pages} pages) must fit the "
                          f"drive's write cache of {config.cache_slots} pages; use fewer sessions or less redo_bytes")
+    if disk is not None and disk.write_cache_bytes:
+        largest = -(-(int(size.max(axis=1).sum()) + 2 * block) // disk.block_size) + 1
+        if max(largest, -(-DISK_WRITE_BYTES // disk.block_size) if disk_writes_per_s else 0) > disk.write_cache_blocks:
+            raise ValueError(f"write_cache_bytes: the disk's controller cache ({disk.write_cache_bytes} bytes) must "
+                             f"hold the largest log write ({largest} blocks of {disk.block_size} bytes); use a larger "
+                             f"cache, fewer sessions or less redo_bytes")
+    background = None
+    if disk_writes_per_s > 0:
+        # enough arrivals for a run whose commits average 20 ms (checked at the end)
+        horizon = (commits / sessions + 1) * (think_us + 20_000.0)
+        brng = np.random.default_rng(np.random.SeedSequence([seed, 12, 4]))
+        n_bg = int(horizon * disk_writes_per_s / 1e6 * 1.2) + 16
+        blocks = -(-DISK_WRITE_BYTES // disk.block_size)
+        first_free = DISK_LOG_BYTES // disk.block_size
+        lbas = brng.integers(first_free, disk.lbas - blocks, n_bg)
+        background = (np.cumsum(brng.exponential(1e6 / disk_writes_per_s, n_bg)), lbas, blocks, 0 if on_disk else 1)
     if on_disk or mirror is not None:
         fill = (np.zeros(0, np.int64), np.zeros(0, np.int64))
     else:
@@ -213,24 +301,29 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
         fill = (starts, np.minimum(FILL_PAGES, log_pages - starts))
     members = [config] if mirror is None else [config, mirror]
     lw = _LogWriter(members, fill, commits, max(max_pages, FILL_PAGES), seed,
-                    MIRROR_PRECONDITION if mirror is not None else 0.0)
+                    MIRROR_PRECONDITION if mirror is not None else 0.0, background)
     req = lw.req
     cached = not on_disk and config.cache_bytes > 0
     t0 = lw.now  # the log starts when its region is written
-    k = np.zeros(sessions, np.int64)  # each session's commits so far
-    ready = t0 + think[:, 0]  # when each session's next commit arrives
-    c_arr, c_end = np.zeros(commits), np.zeros(commits)
-    c_bytes, c_write = np.zeros(commits, np.int64), np.zeros(commits, np.int64)
+    if background is not None:
+        lw.bg_t += t0
+    # The sessions' bookkeeping is plain Python (a few sessions: list operations cost less than
+    # NumPy calls on tiny arrays); the same float64 arithmetic, so the same times.
+    think_l, size_l = think.tolist(), size.tolist()
+    k = [0] * sessions  # each session's commits so far
+    ready = [t0 + think_l[s][0] for s in range(sessions)]  # when each session's next commit arrives
+    c_arr, c_end, c_bytes, c_write = [], [], [], []
     w_start, w_len, w_host, w_req, w_reads = [], [], [], [], []
     last_writer = {}  # page -> the write request that last wrote it
     off, done, reads, merges = 0, 0, 0, 0
+    durable = req.durable
     while done < commits:
-        start = max(lw.now, float(ready.min()))
-        grp = np.flatnonzero(ready <= start)
-        if grp.size > commits - done:  # the last write carries only the commits asked for
-            grp = grp[np.argsort(ready[grp], kind="stable")[:commits - done]]
-        nbytes = size[grp, k[grp] % per]
-        length = -(-int(nbytes.sum()) // block) * block
+        start = max(lw.now, min(ready))
+        grp = [s for s in range(sessions) if ready[s] <= start]
+        if len(grp) > commits - done:  # the last write carries only the commits asked for
+            grp = sorted(grp, key=ready.__getitem__)[:commits - done]  # stable: by arrival, then session
+        nbytes = [size_l[s][k[s] % per] for s in grp]
+        length = -(-sum(nbytes) // block) * block
         if off + length > log_bytes:
             off = 0  # the log wraps to its start
         first, last = off // page, (off + length - 1) // page
@@ -249,7 +342,7 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
             rd = []
             for p in partial:
                 w = last_writer.get(p, -1)
-                if cached and w >= 0 and np.isnan(req.durable[w]):
+                if cached and w >= 0 and math.isnan(durable[w]):
                     merges += 1  # acknowledged, not yet on NAND: the drive merges in DRAM
                 else:
                     rd.append((OP_READ, p, 1, 0))
@@ -257,22 +350,27 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
             w_reads.append(len(rd))
             h = lw.issue(start, rd + [(OP_FUA, first, last - first + 1, 0)], len(rd))
             for p in range(first, last + 1):
-                last_writer[p] = lw.nr - 1
+                last_writer[p] = lw.last_req + len(rd)
         lw.step()
         end = float(lw.hosts.done[h])
-        n = grp.size
-        c_arr[done:done + n] = ready[grp]
-        c_end[done:done + n] = end
-        c_bytes[done:done + n] = nbytes
-        c_write[done:done + n] = j
+        for s, b in zip(grp, nbytes):
+            c_arr.append(ready[s])
+            c_bytes.append(b)
+            k[s] += 1
+            ready[s] = end + think_l[s][k[s] % per]
+        c_end.extend([end] * len(grp))
+        c_write.extend([j] * len(grp))
         w_start.append(start)
         w_len.append(length)
         w_host.append(h)
-        w_req.append(lw.nr - (2 if mirror is not None else 1))
-        done += n
-        k[grp] += 1
-        ready[grp] = end + think[grp, k[grp] % per]
+        w_req.append(lw.last_req + w_reads[-1])  # its write (the flash copy), after its reads
+        done += len(grp)
         off += length
+    c_arr, c_end = np.asarray(c_arr), np.asarray(c_end)
+    c_bytes, c_write = np.asarray(c_bytes, np.int64), np.asarray(c_write, np.int64)
+    if background is not None and lw.b >= lw.bg_t.size:
+        raise RuntimeError(f"disk_writes_per_s: the log outlasted the {lw.bg_t.size} other writes drawn for it "
+                           f"(commits averaging over 20 ms)")
     lw.finish()
     hosts = np.asarray(w_host)
     flash_first, copy_us = float("nan"), None

@@ -13,8 +13,15 @@ A disk access at LBA ``a`` with the head at LBA ``h`` costs:
 * **transfer** at the media rate of the zone: ``transfer_outer_mb_s`` at LBA 0 (the outer
   edge), falling linearly to ``transfer_inner_mb_s`` at the last LBA.
 
-Left out: command overhead, the interface transfer, caching and queue reordering (the engine
-serves a disk's requests in arrival order), write settle time (the read figures are used).
+**Controller write cache** (``write_cache_bytes`` > 0): the disk sits behind a RAID
+controller whose DRAM write cache is battery-backed. A write is acknowledged
+``write_cache_latency_us`` after it enters the cache (while the cache has room for it), then
+destaged to the platter as one access timed as above; its bytes leave the cache when that access
+ends, and a write that finds the cache full waits for them. A flush costs nothing (the battery
+keeps the cache). Reads go to the platter.
+
+Left out: command overhead, the interface transfer, read caching and queue reordering (the engine
+serves a disk's requests in arrival order, destages too), write settle time (the read figures are used).
 Times in microseconds (parameters in milliseconds as data sheets give them), sizes in bytes.
 """
 
@@ -43,6 +50,9 @@ class HddSpec:
     capacity_bytes : int >= block_size
     block_size : int, bytes per LBA (the engine's page), default 4096
     source : str, where the figures come from
+    write_cache_bytes : int in [0, 2**40], a whole number of blocks: the battery-backed
+        controller write cache in front of the disk (0: none, a write is done when on the platter)
+    write_cache_latency_us : float in [0, 1e6], admission to acknowledgement of a cached write
     """
 
     name: str
@@ -54,6 +64,8 @@ class HddSpec:
     capacity_bytes: int
     block_size: int = 4096
     source: str = ""
+    write_cache_bytes: int = 0
+    write_cache_latency_us: float = 50.0
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -67,6 +79,16 @@ class HddSpec:
         check_real("transfer_inner_mb_s", self.transfer_inner_mb_s, 0.0, self.transfer_outer_mb_s, lo_open=True)
         check_int("block_size", self.block_size, 512, 2**20)
         check_int("capacity_bytes", self.capacity_bytes, self.block_size, 2**60)
+        check_int("write_cache_bytes", self.write_cache_bytes, 0, 2**40)
+        if self.write_cache_bytes % self.block_size:
+            raise ValueError(f"write_cache_bytes must be a whole number of blocks of {self.block_size} bytes "
+                             f"(block_size); got {self.write_cache_bytes}")
+        check_real("write_cache_latency_us", self.write_cache_latency_us, 0.0, 1e6)
+
+    @property
+    def write_cache_blocks(self) -> int:
+        """Blocks (LBAs) the controller write cache holds (0: none)."""
+        return self.write_cache_bytes // self.block_size
 
     @property
     def revolution_us(self) -> float:

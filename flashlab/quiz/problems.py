@@ -22,6 +22,8 @@ from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
+from flashlab.db.benchmark import littles_law_read_iops, rwmix
+from flashlab.db.flush import flushed_writes
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.simulate import simulate
@@ -295,6 +297,92 @@ def _cliff(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("cliff", seed, text, answer, working)
 
 
+# ---------------------------------------------------------------------------------- mix
+MIX_REQUESTS = 10000  # requests each fio-like run times, after its fill (the drain at the end is 1-3% of the run)
+
+
+def _mix(rng: np.random.Generator, seed: int) -> Problem:
+    mix = int(rng.choice([50, 60, 70, 80, 90]))
+    qd = int(rng.choice([4, 8, 16, 32]))
+    write_kib = int(rng.choice([4, 16, 64, 256]))
+    config = SsdConfig(geometry=ssd_geometry(2**26, 0.25, channels=2, dies_per_channel=2, planes_per_die=1),
+                       timing="mlc")
+    r = rwmix(config, rwmixread=mix, qd=qd, write_size=write_kib * 1024, requests=MIX_REQUESTS, seed=seed)
+    lr, lw = r.read_latency["mean"], r.write_latency["mean"]
+    f = mix / 100
+    reads = littles_law_read_iops(qd, f, lr, lw)
+    writes = reads * (1 - f) / f
+    text = (
+        f"fio runs rw=randrw with rwmixread={mix} at iodepth={qd}: 4 KiB random reads and "
+        f"{write_kib} KiB random writes, each new request a read with probability {f:.2f}. It reports "
+        f"a mean read latency of {lr:,.1f} us and a mean write latency of {lw:,.1f} us. How many read "
+        "IOPS and how many write IOPS does it report?"
+    )
+    cycle = f * lr + (1 - f) * lw
+    working = (
+        f"The loop keeps {qd} requests in the drive; a request takes on average "
+        f"{f:.2f} x {lr:,.1f} + {1 - f:.2f} x {lw:,.1f} = {cycle:,.1f} us, so by Little's law the loop completes "
+        f"{qd} / {cycle:,.1f} us = {qd / cycle * 1e6:,.0f} requests a second, {f:.0%} of them reads: "
+        f"{reads:,.0f} read IOPS and {writes:,.0f} write IOPS. The reads are bound to the writes: a slow "
+        "write holds a slot of the queue that a read could have used.\n"
+        f"The simulated drive (flashlab.db.rwmix, {MIX_REQUESTS} requests) reported {r.read_iops:,.0f} read "
+        f"IOPS and {r.write_iops:,.0f} write IOPS."
+    )
+    answer = dict(rwmixread=mix, qd=qd, write_bytes=write_kib * 1024, read_latency_us=lr, write_latency_us=lw,
+                  read_iops=reads, write_iops=writes, measured_read_iops=r.read_iops,
+                  measured_write_iops=r.write_iops)
+    return Problem("mix", seed, text, answer, working)
+
+
+# ---------------------------------------------------------------------------------- flush
+FLUSH_CYCLES = 24  # flush cycles each engine run times (writes = cycles x flush cadence)
+
+
+def _flush(rng: np.random.Generator, seed: int) -> Problem:
+    page_kib = int(rng.choice([4, 8, 16]))
+    every = int(rng.choice([1, 2, 3, 4, 5, 6, 8]))
+    plp = bool(rng.random() < 0.25)
+    # 64 MiB on 2 channels x 2 dies, 4 MiB write cache: fresh, so garbage collection never runs.
+    config = SsdConfig(geometry=ssd_geometry(2**26, 0.25, channels=2, dies_per_channel=2, planes_per_die=1),
+                       timing="mlc", nand_page_size=page_kib * 1024, cache_bytes=4 * 2**20,
+                       power_loss_protection=plp)
+    r = flushed_writes(config, flush_every=every, writes=FLUSH_CYCLES * every, seed=seed)
+    cached_kib = 4 * every
+    pages = math.ceil(cached_kib / page_kib)
+    factor = 1.0 if plp else pages * page_kib / cached_kib
+    protection = ("its cache is protected by capacitors that can write it out if the power fails" if plp
+                  else "it has no power-loss protection")
+    cadence = "every write" if every == 1 else f"every {every} writes"
+    text = (
+        f"A log writer writes 4 KiB at a time, sequentially, and after {cadence} it flushes (fsync) "
+        f"and waits. The drive has a DRAM write cache and {page_kib} KiB NAND pages; {protection}. "
+        "For every byte the log writer writes, how many bytes does the drive program into NAND (the "
+        "flash-write factor, padding included)?"
+    )
+    if plp:
+        working = (
+            "The cache survives a power cut, so a flush is a no-op: the drive programs a page only when "
+            "it is full, and nothing is padded. Flash-write factor 1.00.\n"
+        )
+    else:
+        pad_kib = pages * page_kib - cached_kib
+        fill = (f"which fill {pages} page(s) of {page_kib} KiB exactly, with no padding" if pad_kib == 0 else
+                f"so it programs {pages} page(s) of {page_kib} KiB, the last one padded with {pad_kib} KiB")
+        working = (
+            f"Each flush finds {every} x 4 KiB = {cached_kib} KiB in the cache and must put it on NAND, "
+            f"{fill}: {pages * page_kib} KiB programmed for {cached_kib} KiB written, a flash-write "
+            f"factor of {factor:.2f}. The next write starts a new page.\n"
+        )
+    working += (
+        f"The simulated drive (flashlab.db.flushed_writes, {FLUSH_CYCLES * every} writes) programmed "
+        f"{r.flash_write_factor:.2f} bytes per byte written, and the session committed "
+        f"{r.writes_per_s:,.0f} writes a second (median commit {r.commit_latency['p50']:,.0f} us)."
+    )
+    answer = dict(page_bytes=page_kib * 1024, flush_every=every, power_loss_protection=plp, factor=factor,
+                  measured_factor=r.flash_write_factor, writes_per_s=r.writes_per_s)
+    return Problem("flush", seed, text, answer, working)
+
+
 # ---------------------------------------------------------------------------------- ispp
 ISPP_STEADY = 0.02  # an increment within 2% of the step counts as the steady regime
 
@@ -546,6 +634,8 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "readpoints": _readpoints,
     "ecc": _ecc,
     "cliff": _cliff,
+    "flush": _flush,
+    "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
 }

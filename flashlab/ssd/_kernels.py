@@ -52,7 +52,8 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
 ``Loop``      the clock ``now``, events processed, the next host I/O to issue, completions,
               and the devices ``ready`` for the next dispatch round (see :func:`_settle`).
 ``Cache``     per device, the DRAM write cache: capacity, dirty slots, power-loss protection,
-              the acknowledgement ring, a flush waiting for the cache to drain.
+              the acknowledgement ring, a flush waiting for the cache to drain. A hard disk's
+              is its RAID controller's battery-backed cache (capacity and dirty in LBAs).
 
 NAND pages of several slots: the FTL maps slots (host units of ``page_size``); the ``slots``
 consecutive slots of a NAND page sit on one unit, each crosses the channel as its own
@@ -88,8 +89,13 @@ and leave the cache (``_slot_on_nand``, which sets the request's ``durable`` tim
 that goes through (no cache; FUA without power-loss protection) completes with its last slot
 on NAND and pads its NAND page (``_pad_page``); a flush without protection pads the page too
 and completes when nothing is dirty, holding the writes behind it. Flushes and FUA writes are
-member requests like any other, routed to their device's write FIFO; a hard disk or a
-fixed-service member has no write cache, so a flush there is done when dispatched.
+member requests like any other, routed to their device's write FIFO; a fixed-service member
+has no write cache, so a flush there is done when dispatched; so is a hard disk's without one.
+A hard disk may sit behind a battery-backed controller cache (protected, like capacitors): a
+write enters while the cache has room for its LBAs, is acknowledged ``t_ack`` later, and only
+then is its destage (one disk access, seek + rotation + transfer) queued on the disk; its LBAs
+leave the cache and it is durable when that access ends (``_destaged``). A full cache holds the
+writes behind it until a destage ends.
 
 Life of one GC job (flash device):
 
@@ -1018,6 +1024,18 @@ def _on_ack(e, d):
     if c.head[d] < c.tail[d]:
         _heap_push(e.heap, e.loop.err, _ack_src(e.units, e.channels, d), c.ring_t[d, c.head[d] % r])
     _complete(e.devices, e.requests, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+    if e.devices.kind[d] == HDD and e.requests.op[i] != OP_FLUSH:
+        # the data is in the controller's DRAM: destaging it to the platter may start
+        _submit(e, Q_WRITE, e.devices.unit0[d], K_DISK, e.requests.lba[i], i)
+
+
+@_inline
+def _destaged(cache, req, loop, d, i):
+    """Disk d's controller cache wrote request i's data to the platter: durable, and its blocks
+    leave the cache (a write waiting for room may enter: the unit's event woke the device)."""
+    cache.dirty[d] -= req.pages[i]
+    req.left[i] = 0
+    req.durable[i] = loop.now[0]
 
 
 @_inline
@@ -1131,14 +1149,27 @@ def _dispatch(e, d):
             dev.inflight[d] += 1
             req.start[i] = e.loop.now[0]
             if cache.on[d] == 0:
-                _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)  # nothing is buffered (a disk here has no volatile cache)
+                # nothing is buffered (no cache, or a fixed member)
+                _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
             elif cache.plp[d] != 0 or cache.dirty[d] == 0:
-                _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)  # the capacitors make the buffer durable: a no-op
+                # the capacitors make the buffer durable: a no-op
+                _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
             else:
                 cache.flush[d] = i  # completes when nothing is dirty (_slot_on_nand)
                 _pad_page(e, d)
             continue
         k = req.pages[i]
+        if disk and cache.on[d] != 0:  # a disk behind a battery-backed controller cache
+            if cache.dirty[d] + k > cache.capacity[d]:
+                break  # the cache is full: the write waits for destaging
+            _wait_pop(dev, req, d, W_WRITE)
+            dev.inflight[d] += 1
+            req.left[i] = 1
+            req.cached[i] = 1
+            cache.dirty[d] += k
+            # its destage starts at the acknowledgement (_on_ack)
+            _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
+            continue
         if disk:
             _wait_pop(dev, req, d, W_WRITE)
             dev.inflight[d] += 1
@@ -1264,6 +1295,8 @@ def _finish(e, u):
                 r = ref if slots == 1 else e.owner[base + j]
                 if r >= 0:
                     _slot_on_nand(e, d, r)
+    elif kind == K_DISK and e.requests.cached[ref] != 0:
+        _destaged(e.cache, e.requests, e.loop, d, ref)
     elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
         if kind == K_HREAD:
             st.flash_reads[d] += 1

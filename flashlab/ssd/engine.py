@@ -172,8 +172,17 @@ class Engine:
         flash = [isinstance(m, SsdConfig) for m in members]
         slots = [m.slots if f else 1 for m, f in zip(members, flash)]
         cached = [f and m.cache_bytes > 0 for m, f in zip(members, flash)]
+        # a disk behind a controller write cache: its destages queue on the disk, at most one per
+        # request and per cached block
+        disk_cached = [isinstance(m, HddSpec) and m.write_cache_bytes > 0 for m in members]
+        for d, m in enumerate(members):
+            mine = np.asarray(pages)[np.asarray(device) == d]
+            if disk_cached[d] and mine.size and int(mine.max()) > m.write_cache_blocks:
+                raise ValueError(f"write_cache_bytes of member {d} ({m.write_cache_bytes}) must hold its largest "
+                                 f"request ({int(mine.max())} blocks of {m.block_size} bytes)")
         # a unit's queue holds at most the device's admitted pages, its cached slots and padding
         extra = [(m.cache_slots + device_qd[d] * slots[d] if cached[d] else 0) + (device_qd[d] * slots[d] if slots[d] > 1 else 0)
+                 + (min(m.write_cache_blocks, n) if disk_cached[d] else 0)
                  for d, m in enumerate(members)]
         cap = max(1 << int(math.ceil(math.log2(device_qd[d] * max_pages + 2 * (ppbs[d] // units[d]) + units[d] + 16
                                                + extra[d])))
@@ -271,12 +280,15 @@ class Engine:
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
                            err=np.zeros(1, i64), err_device=np.zeros(1, i64))
         # acknowledgements waiting in a cache: at most the device's queue depth (each is inside it)
-        ring = max([device_qd[d] for d in range(D) if cached[d]], default=1)
-        self.cache = K.Cache(on=np.array(cached, i64),
-                             plp=np.array([int(c and m.power_loss_protection) for m, c in zip(members, cached)], i64),
-                             capacity=np.array([m.cache_slots if c else 0 for m, c in zip(members, cached)], i64),
+        ring = max([device_qd[d] for d in range(D) if cached[d] or disk_cached[d]], default=1)
+        self.cache = K.Cache(on=np.array([c or dc for c, dc in zip(cached, disk_cached)], i64),
+                             plp=np.array([int(c and m.power_loss_protection) or int(dc)
+                                           for m, c, dc in zip(members, cached, disk_cached)], i64),
+                             capacity=np.array([m.cache_slots if c else m.write_cache_blocks if dc else 0
+                                                for m, c, dc in zip(members, cached, disk_cached)], i64),
                              dirty=np.zeros(D, i64),
-                             t_ack=np.array([m.cache_latency_us if c else 0.0 for m, c in zip(members, cached)], f64),
+                             t_ack=np.array([m.cache_latency_us if c else m.write_cache_latency_us if dc else 0.0
+                                             for m, c, dc in zip(members, cached, disk_cached)], f64),
                              flush=np.full(D, -1, i64), ring=np.zeros((D, ring), i64), ring_t=np.zeros((D, ring), f64),
                              head=np.zeros(D, i64), tail=np.zeros(D, i64))
         self.ptype = np.zeros(max(1, sum(phys)), np.int8)
@@ -540,7 +552,9 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
             raise ValueError(f"members[{d}] must be an SsdConfig, an HddSpec or a ServiceMember; got {quote(m)}")
         sel = device == d
         if sel.any() and (lba[sel] + pages[sel]).max() > cap:
-            raise ValueError(f"lba: requests to members[{d}] must lie in its {cap} LBAs")
+            i = int(np.flatnonzero(sel)[np.argmax(lba[sel] + pages[sel])])
+            raise ValueError(f"lba and pages: requests to members[{d}] must lie in its {cap} LBAs "
+                             f"(lba + pages <= {cap}); got request {i} with lba={int(lba[i])}, pages={int(pages[i])}")
         wsel = sel & ((op == K.OP_WRITE) | (op == K.OP_FUA))
         if isinstance(m, SsdConfig) and m.cache_bytes and wsel.any() and pages[wsel].max() > m.cache_slots:
             raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages; "

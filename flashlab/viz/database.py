@@ -6,8 +6,9 @@
   parallelism, beside the curve of the largest reads.
 * :func:`redo_block_size`: sessions x mean redo per commit -> log-scale histograms of the commit
   time (log file sync) with a 512 B and a 4 KiB redo block, elapsed time and read-modify-writes.
-* :func:`smart_flash_logging`: sessions x think time -> commit-time histograms of redo on a 15k
-  rpm disk alone and on the disk and flash at once (each commit done at the first copy).
+* :func:`smart_flash_logging`: sessions x the disk controller's write cache -> commit-time histograms of redo on a 15k
+  rpm disk (behind a battery-backed cache it shares with data-file writes) alone and on the disk
+  and flash at once (each commit done at the first copy).
 * :func:`flush_page_size`: NAND page size x power-loss protection x flush cadence -> flash-write
   factor, write acknowledgement, commit and time until the data is on NAND.
 * :func:`temp_tablespace`: concurrent sorts x I/O size -> time to write the sort runs and to
@@ -25,16 +26,17 @@ drive (same channels, planes and timing), with fewer blocks.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, FactorRange
+from bokeh.models import ColumnDataSource, FactorRange, Range1d
 
 from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
-from .ssd import log_histogram_columns, overlaid_log_histograms
+from .ssd import log_bins, log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, legend_below, new_figure, summary_column, summary_html
 
 #: User capacity of the chapter's drives (bytes) and their pages per (plane) block.
@@ -328,49 +330,96 @@ def flush_page_size(seed: int = 0) -> Explorable:
 
 # =============================================================================== smart flash logging
 SFL_SESSIONS = (4, 8, 16)
-SFL_THINK_US = (100, 400)
-SFL_COMMITS = 1000
+SFL_CACHE_MIB = (1, 2, 4)
+SFL_COMMITS = 2000
+SFL_THINK_US = 400
+#: Data-file writes sharing the log's disk and its controller cache, per second (our assumption).
+SFL_DATA_WRITES = 60.0
 #: The smart-flash-logging drive: 64 MiB of user data (the flash copy of the log is half of it).
 SFL_DEVICE_BYTES = 64 * 2**20
 SFL_LO_US, SFL_HI_US = 10.0, 1e5
 
 
+def sfl_disk(cache_mib: int):
+    """The Seagate Cheetah 15K.7 behind a battery-backed controller write cache of ``cache_mib``
+    MiB acknowledging in 50 us (Exadata X2 cells: 512 MB shared by 12 disks; scaled down, see the
+    chapter)."""
+    return replace(CHEETAH_15K7, write_cache_bytes=cache_mib * 2**20)
+
+
+def sfl_flash():
+    """The flash copy's drive: :data:`SFL_DEVICE_BYTES` of SLC (Exadata X2's Sun F20 cards were
+    SLC) with a 4 MiB write cache protected by capacitors, acknowledging in 100 us (assumed)."""
+    return replace(db_config(timing="slc", user_bytes=SFL_DEVICE_BYTES), cache_bytes=4 * 2**20,
+                   power_loss_protection=True, cache_latency_us=100.0)
+
+
 @lru_cache(maxsize=64)
-def sfl_point(sessions: int, think_us: int, mirrored: bool, seed: int = 0):
-    """:func:`flashlab.db.redo_log`, 4 KiB redo block, 2 KiB of redo per commit on average: the
-    log on a Seagate Cheetah 15K.7 alone, or (``mirrored``) on the :data:`SFL_DEVICE_BYTES`
-    flash drive and the disk at once (smart flash logging)."""
+def sfl_point(sessions: int, cache_mib: int, mirrored: bool, seed: int = 0):
+    """:func:`flashlab.db.redo_log`, 4 KiB redo block, 2 KiB of redo per commit on average,
+    :data:`SFL_THINK_US` think time, :data:`SFL_DATA_WRITES` data-file writes a second on the
+    disk: the log on :func:`sfl_disk` alone, or (``mirrored``) on :func:`sfl_flash` and the disk
+    at once (smart flash logging)."""
+    kw = dict(sessions=sessions, commits=SFL_COMMITS, redo_block=4096, think_us=SFL_THINK_US,
+              disk_writes_per_s=SFL_DATA_WRITES, seed=seed)
     if mirrored:
-        return redo_log(db_config(user_bytes=SFL_DEVICE_BYTES), sessions=sessions, commits=SFL_COMMITS,
-                        redo_block=4096, think_us=think_us, mirror=CHEETAH_15K7, seed=seed)
-    return redo_log(CHEETAH_15K7, sessions=sessions, commits=SFL_COMMITS, redo_block=4096, think_us=think_us, seed=seed)
+        return redo_log(sfl_flash(), mirror=sfl_disk(cache_mib), **kw)
+    return redo_log(sfl_disk(cache_mib), **kw)
+
+
+#: The tail panel's floor (%): a share below it (none of the commits) is drawn under the axis.
+SFL_TAIL_FLOOR = 0.01
+
+
+def slower_columns(lo_us: float, hi_us: float, **latencies_us) -> dict:
+    """Per log-spaced time ``t`` (ms) from ``lo_us`` to ``hi_us``, the share (%) of each named
+    latency array (us) above it, at least :data:`SFL_TAIL_FLOOR`."""
+    edges = log_bins(lo_us, hi_us)
+    cols = {"t": edges / 1e3}
+    for name, lat in latencies_us.items():
+        above = lat.size - np.searchsorted(np.sort(lat), edges, side="right")
+        cols[name] = np.maximum(100.0 * above / lat.size, SFL_TAIL_FLOOR)
+    return cols
 
 
 def smart_flash_logging(seed: int = 0) -> Explorable:
-    """Sessions x think time -> commit-time histograms, disk alone against disk and flash raced."""
+    """Sessions x controller cache -> commit-time histograms, disk alone against disk and flash raced."""
 
-    def compute(sessions, think_us):
-        off, on = (sfl_point(sessions, think_us, m, seed) for m in (False, True))
+    def compute(sessions, cache_mib):
+        off, on = (sfl_point(sessions, cache_mib, m, seed) for m in (False, True))
         a, b = off.commit_latency, on.commit_latency
         return {
             "hist": log_histogram_columns(SFL_LO_US, SFL_HI_US, off=off.commit_us, on=on.commit_us),
+            "tail": slower_columns(SFL_LO_US, SFL_HI_US, off=off.commit_us, on=on.commit_us),
             "summary": summary_html(
-                f"{SFL_COMMITS} commits from <b>{sessions} sessions</b> thinking {think_us} &micro;s on average. "
-                f"Redo on the disk alone: median {a['p50']:,.0f} &micro;s, p99.9 {a['p99.9']:,.0f} &micro;s. "
-                f"On disk and flash at once: median <b>{b['p50']:,.0f} &micro;s</b>, p99.9 "
+                f"{SFL_COMMITS} commits from <b>{sessions} sessions</b>; the disk's controller cache "
+                f"<b>{cache_mib} MiB</b>, shared with {SFL_DATA_WRITES:.0f} data-file writes a second. "
+                f"Disk alone: median {a['p50']:,.0f} &micro;s, p99.9 {a['p99.9']:,.0f} &micro;s. "
+                f"Disk and flash at once: median <b>{b['p50']:,.0f} &micro;s</b>, p99.9 "
                 f"<b>{b['p99.9']:,.0f} &micro;s</b>; the flash copy finished first for {on.flash_first:.1%} of the "
-                f"log writes, its median end {np.median(on.copy_us[:, 0]) / 1e3:,.1f} ms after the write's start "
-                f"(Exadata: median 481 &micro;s off, 500 on; flash first 3.8%)."),
+                f"log writes (Exadata: median 481 &micro;s off, 500 on; flash first 3.8%)."),
         }
 
+    series = [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")]
+
     def figure(data):
-        return commit_histograms(data, SFL_LO_US, SFL_HI_US,
-                                 [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")])
+        layout, targets = commit_histograms(data, SFL_LO_US, SFL_HI_US, series)
+        src = ColumnDataSource(data["tail"])
+        p = new_figure("The tail: commits slower than a given time", "commit time (ms, log scale)",
+                       "commits slower (%, log scale)", height=300, x_axis_type="log", y_axis_type="log",
+                       x_range=Range1d(SFL_LO_US / 1e3, SFL_HI_US / 1e3), y_range=Range1d(0.03, 100),
+                       tooltips=[("slower than (ms)", "@t{0.000}")] + [(f"{label} (%)", f"@{col}{{0.00}}")
+                                                                      for col, _, label in series])
+        for col, colour, label in series:
+            p.line(x="t", y=col, source=src, color=colour, line_width=3, legend_label=label)
+        legend_below(p)
+        layout.children.append(p)
+        return layout, {**targets, "tail": src}
 
     return Explorable(compute, figure, [
-        Control("sessions", "Committing sessions", SFL_SESSIONS, 8, live_values=(2, 4, 8, 16), fmt="{:d}"),
-        Control("think_us", "Mean think time between commits (µs)", SFL_THINK_US, 100,
-                live_values=(50, 100, 200, 400, 800), fmt="{:d}"),
+        Control("sessions", "Committing sessions", SFL_SESSIONS, 16, live_values=(2, 4, 8, 16), fmt="{:d}"),
+        Control("cache_mib", "Disk controller's write cache (MiB)", SFL_CACHE_MIB, 2,
+                live_values=(1, 2, 4, 8), fmt="{:d}"),
     ])
 
 
