@@ -3,17 +3,28 @@
 ``python benchmarks/bench_compile.py`` runs, in a subprocess with an empty numba cache, a first
 ``run_members`` call (1 member, then 8: the member count is data, the second compiles nothing),
 then a closed-loop ``simulate_io`` (the closed loop's start), and prints their CPU seconds and,
-per kernel (dispatcher), the wall seconds numba's compile events spent on it, inclusive of the
-kernels it compiled first (per-event CPU is not available), and each SSD kernel's three costliest
-numba passes. Set ``NUMBA_BOUNDSCHECK=1`` to time
-the bounds-checked build CI also makes. Asserts nothing (DESIGN.md).
+per kernel (dispatcher), the CPU seconds numba's compile events spent on it, inclusive of the
+kernels it compiled first, and each SSD kernel's three costliest numba passes (wall). Set
+``NUMBA_BOUNDSCHECK=1`` to time the bounds-checked build CI also makes.
+
+``--kernels`` times ``tools/compile_kernels.py ssd`` with bounds checks instead (the costliest
+job of ``make kernels``, which CI runs first). ``--copies`` prints, per SSD kernel taking the
+Engine, how many copies of the Engine its body holds after numba inlines its helpers (an inlined
+helper's arguments are bound to fresh variables: each copy of the Engine's ~160 arrays costs
+about a second of LLVM time), found in numba's untyped IR without compiling anything.
+``--baseline REV`` runs the same in git revision REV's tree (``git archive``) beside this tree,
+both processes at once, so both see the same load. Asserts nothing (DESIGN.md).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
-from bench_engine import run_cold
+from bench_engine import ROOT
 
 COLD = r"""
 import collections, sys, time
@@ -28,12 +39,12 @@ starts, spent, count = {}, collections.Counter(), collections.Counter()
 
 class Listener(ev.Listener):
     def on_start(self, e):
-        starts[id(e.data["dispatcher"]), str(e.data["args"])] = time.perf_counter()
+        starts[id(e.data["dispatcher"]), str(e.data["args"])] = time.process_time()
 
     def on_end(self, e):
         key = (id(e.data["dispatcher"]), str(e.data["args"]))
         name = e.data["dispatcher"].py_func.__module__.split(".")[-2] + "." + e.data["dispatcher"].py_func.__name__
-        spent[name] += time.perf_counter() - starts.pop(key, time.perf_counter())
+        spent[name] += time.process_time() - starts.pop(key, time.process_time())
         count[name] += 1
 
 
@@ -51,7 +62,7 @@ total += time.process_time() - t
 print(f"closed-loop simulate_io after them: {time.process_time() - t:.1f} s CPU", flush=True)
 print(f"total: {total:.1f} s CPU")
 for name, s in spent.most_common(25):
-    print(f"  {name:28s} {s:7.1f} s wall inclusive, {count[name]} compile(s)")
+    print(f"  {name:28s} {s:7.1f} s CPU inclusive, {count[name]} compile(s)")
 from flashlab.ssd import _kernels as K
 print("numba passes of the SSD kernels (wall s; type inference includes compiling the kernels it calls, "
       "native lowering the LLVM optimisation and code generation):")
@@ -62,9 +73,96 @@ for name in dir(K):
         print(f"  {name:16s} " + ", ".join(f"{k} {t:.1f}" for t, k in top))
 """
 
+# Engine copies: numba's untyped pipeline (bytecode to IR, then the inline="always" pass) on each
+# kernel, with its arguments typed as Python objects (nothing is typed or compiled). An inlined
+# helper's parameter becomes `param = caller_var`; a copy of the Engine is such an assignment (or
+# a phi node's) whose source is the kernel's Engine argument or a copy of it.
+COPIES = r"""
+import collections, inspect, re, sys
+from numba.core import ir, types
+from numba.core.compiler import CompilerBase, DefaultPassBuilder, Flags
+from flashlab.ssd import _kernels as K
+
+
+class Untyped(CompilerBase):
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_untyped_pipeline(self.state)
+        pm.finalize()
+        return [pm]
+
+
+def copies(disp, arg="e"):
+    n = len(inspect.signature(disp.py_func).parameters)
+    c = Untyped(disp.targetdescr.typing_context, disp.targetdescr.target_context, None, (types.pyobject,) * n,
+                None, Flags(), {})
+    try:
+        c.compile_extra(disp.py_func)
+    except AttributeError:  # the pipeline stops before typing: there is no compile result
+        pass
+    body = [st for b in c.state.func_ir.blocks.values() for st in b.body if isinstance(st, ir.Assign)]
+    engine = {st.target.name for st in body if isinstance(st.value, ir.Arg) and st.value.name == arg}
+    grown = True
+    while grown:
+        new = {st.target.name for st in body if isinstance(st.value, ir.Var) and st.value.name in engine}
+        grown = not new <= engine
+        engine |= new
+    out = [st.target.name for st in body if isinstance(st.value, ir.Var) and st.value.name in engine]
+    # an inlined helper's parameter e is named <caller>_vN_<helper>_vM_e: count by helper
+    return collections.Counter(re.split(r"_v\d+_", re.sub(r"_v\d+_e$", "", t))[-1].lstrip("_")
+                               if re.search(r"_v\d+_e$", t) else "phi/other" for t in out)
+
+
+for name in ("run_events", "_submit", "_start_next", "_start_job", "_start_phase"):
+    disp = getattr(K, name)
+    if "e" in inspect.signature(disp.py_func).parameters:
+        per = copies(disp)
+        print(f"  {name:12s} {sum(per.values()):3d} Engine copies: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(per.items(), key=lambda kv: -kv[1])), flush=True)
+    else:
+        print(f"  {name:12s}   - (takes no Engine)", flush=True)
+"""
+
+
+def _run(tree: Path, args: list, env: dict) -> subprocess.Popen:
+    args = [str(tree / a[len("TREE/"):]) if a.startswith("TREE/") else a for a in args]
+    return subprocess.Popen([sys.executable, *args], cwd=tree, env=dict(os.environ, PYTHONPATH=str(tree), **env),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def side_by_side(trees: dict, args: list, env: dict) -> None:
+    """Run ``python args`` in every tree at once (``TREE/`` in an argument: the tree's path),
+    each with its own empty numba cache; print each tree's output under its name."""
+    with tempfile.TemporaryDirectory() as caches:
+        procs = {}
+        for name, tree in trees.items():
+            cache = Path(caches) / name
+            procs[name] = _run(tree, args, dict(env, NUMBA_CACHE_DIR=str(cache)))
+        for name, p in procs.items():
+            out, err = p.communicate()
+            print(f"--- {name} ({trees[name]})")
+            print(out, end="" if out.endswith("\n") else "\n")
+            if p.returncode:
+                print(f"failed (exit {p.returncode}):\n{err[-3000:]}")
+
 
 def main() -> None:
-    print(run_cold(COLD), end="")
+    argv = sys.argv[1:]
+    trees = {"this tree": ROOT}
+    with tempfile.TemporaryDirectory() as tmp:
+        if "--baseline" in argv:
+            rev = argv[argv.index("--baseline") + 1]
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "flashlab", "tools"],
+                                     capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            trees = {f"baseline {rev}": Path(tmp), **trees}
+        if "--copies" in argv:
+            print("Engine copies after inlining (per kernel taking the Engine; by the helper bound to it):")
+            side_by_side(trees, ["-c", COPIES], {})
+        elif "--kernels" in argv:
+            print("tools/compile_kernels.py ssd with bounds checks, empty numba cache:")
+            side_by_side(trees, ["TREE/tools/compile_kernels.py", "ssd"], {"NUMBA_BOUNDSCHECK": "1"})
+        else:
+            side_by_side(trees, ["-c", COLD, str(Path(__file__).parent)], {})
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

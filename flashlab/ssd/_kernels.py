@@ -133,14 +133,17 @@ _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
 # call sites is inlined too; kernels remain where inlining would copy a large body many times.
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
-# A kernel of the event path, taking the Engine and called only by kernels: no CPython or
-# C-callable wrapper (each would unpack the Engine's ~160 arrays and be optimised again in every
-# kernel that links it: seconds of compile time per kernel). Called from Python it crashes.
+# A kernel of the event path called only by kernels (_submit, _start_next, _start_job,
+# _start_phase): no CPython or C-callable wrapper (each would unpack the Engine's ~160 arrays, or
+# the records it takes, and be optimised again in every kernel that links it: seconds of compile
+# time per kernel). Called from Python it crashes.
 _callee = njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
-# An inlined helper called at many places takes the records it uses, not the Engine: numba binds
-# an inlined helper's arguments to fresh variables, and a copy of the Engine (~160 arrays, over a
-# thousand machine words) at each of ~80 call sites cost most of the event loop's compile time.
+# An inlined helper takes the records it uses, not the Engine, unless it calls a kernel that
+# needs the whole Engine (_submit, _start_next, _start_job): numba binds an inlined helper's
+# arguments to fresh variables, and a copy of the Engine (~160 arrays, over a thousand machine
+# words) at each of ~80 call sites cost most of the event loop's compile time
+# (benchmarks/bench_compile.py counts the copies left).
 
 # Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
 # compiles a separate copy of the callee (and of everything it calls) for each value.
@@ -466,12 +469,11 @@ def _fail(dev, loop, d, code):
 
 
 @_inline
-def _enqueue(e, cls, u, kind, ppn, ref):
-    q = e.queues
+def _enqueue(q, dev, units, loop, cls, u, kind, ppn, ref):
     tail = q.tail[cls, u]
     cap = q.kind.shape[2]
     if tail - q.head[cls, u] >= cap:
-        _fail(e.devices, e.loop, e.units.device[u], ERR_QUEUE)
+        _fail(dev, loop, units.device[u], ERR_QUEUE)
         return
     j = tail % cap
     q.kind[cls, u, j] = kind
@@ -496,25 +498,23 @@ def _head_seq(q, cls, u):
 # The unit's page register is connected to its channel: data in for a program, data out after
 # a read. The channel is busy for t_xfer; its end is a channel event.
 @_inline
-def _start_xfer(e, c, u):
-    ch = e.channels
+def _start_xfer(ch, units, dev, heap, loop, c, u):
     ch.busy[c] = 1
     ch.unit[c] = u
-    e.units.stage[u] = XFER
-    end = e.loop.now[0] + e.devices.t_xfer[e.units.device[u]]
-    _heap_push(e.heap, e.loop.err, e.units.device.size + c, end)
+    units.stage[u] = XFER
+    end = loop.now[0] + dev.t_xfer[units.device[u]]
+    _heap_push(heap, loop.err, units.device.size + c, end)
 
 
 @_inline
-def _channel_request(e, u):
+def _channel_request(ch, units, dev, heap, loop, u):
     """Unit u needs its channel: transfer now, or wait in the channel's ring."""
-    d = e.units.device[u]
-    dev, ch = e.devices, e.channels
+    d = units.device[u]
     c = dev.chan0[d] + (u - dev.unit0[d]) % dev.n_chans[d]
     if ch.busy[c] == 0:
-        _start_xfer(e, c, u)
+        _start_xfer(ch, units, dev, heap, loop, c, u)
     else:
-        e.units.stage[u] = WAITCH
+        units.stage[u] = WAITCH
         ch.wait[c, ch.tail[c] % ch.wait.shape[1]] = u
         ch.tail[c] += 1
 
@@ -523,11 +523,11 @@ def _channel_request(e, u):
 # The plane senses, programs or erases (or the disk seeks, rotates and transfers) for dur;
 # its end is the unit's event.
 @_inline
-def _array_op(e, u, dur):
-    e.units.stage[u] = ARRAY
-    end = e.loop.now[0] + dur
-    e.units.end[u] = end
-    _heap_push(e.heap, e.loop.err, u, end)
+def _array_op(units, heap, loop, u, dur):
+    units.stage[u] = ARRAY
+    end = loop.now[0] + dur
+    units.end[u] = end
+    _heap_push(heap, loop.err, u, end)
 
 
 @_kernel
@@ -564,26 +564,25 @@ def _start_op(e, u, kind, ppn, ref):
         if req.start[ref] < 0:
             req.start[ref] = e.loop.now[0]
     if kind == K_HREAD or kind == K_GREAD:
-        _array_op(e, u, e.devices.t_read[d, e.ptype[e.devices.page0[d] + ppn]])
+        _array_op(units, e.heap, e.loop, u, e.devices.t_read[d, e.ptype[e.devices.page0[d] + ppn]])
     elif kind == K_HWRITE or kind == K_GPROG or kind == K_PAD:
-        _channel_request(e, u)
+        _channel_request(e.channels, units, e.devices, e.heap, e.loop, u)
     elif kind == K_DISK:
-        _array_op(e, u, _disk_time(e.disks, d, e.loop.now[0], ppn, req.pages[ref]))
+        _array_op(units, e.heap, e.loop, u, _disk_time(e.disks, d, e.loop.now[0], ppn, req.pages[ref]))
     elif kind == K_FIXED:
-        _array_op(e, u, req.service[ref])
+        _array_op(units, e.heap, e.loop, u, req.service[ref])
     else:
-        _array_op(e, u, e.devices.t_erase[d])
+        _array_op(units, e.heap, e.loop, u, e.devices.t_erase[d])
 
 
 @_inline
-def _pick_class(e, u):
+def _pick_class(q, units, dev, u):
     """Queue class the idle unit serves next, or -1 if all are empty."""
-    q = e.queues
-    d = e.units.device[u]
+    d = units.device[u]
     nr = _qlen(q, Q_READ, u) > 0
     nw = _qlen(q, Q_WRITE, u) > 0
     ng = _qlen(q, Q_GC, u) > 0
-    if e.devices.sched[d] == SCHED_READ:
+    if dev.sched[d] == SCHED_READ:
         if nr:
             return Q_READ
         host = Q_WRITE if nw else -1
@@ -595,7 +594,7 @@ def _pick_class(e, u):
             host = Q_READ
         elif nw:
             host = Q_WRITE
-    if e.devices.fg[d] != 0 and ng and host != Q_READ:
+    if dev.fg[d] != 0 and ng and host != Q_READ:
         return Q_GC  # foreground GC goes before host writes
     if host >= 0:
         return host
@@ -618,10 +617,10 @@ def _start_next(e, u):
             units.kind[u] = units.s_kind[u]
             units.ppn[u] = units.s_ppn[u]
             units.ref[u] = units.s_ref[u]
-            _array_op(e, u, units.s_left[u] + e.devices.t_resume[units.device[u]])
+            _array_op(units, e.heap, e.loop, u, units.s_left[u] + e.devices.t_resume[units.device[u]])
             return
     else:
-        cls = _pick_class(e, u)
+        cls = _pick_class(q, units, e.devices, u)
         if cls < 0:
             units.stage[u] = IDLE
             return
@@ -666,7 +665,7 @@ def _submit(e, cls, u, kind, ppn, ref):
     suspends a program or erase in its array phase when suspension is on (a read arriving
     while a program's data is still coming in over the channel, or while the program waits for
     the channel, suspends it the moment its array phase starts: see :func:`_on_channel`)."""
-    _enqueue(e, cls, u, kind, ppn, ref)
+    _enqueue(e.queues, e.devices, e.units, e.loop, cls, u, kind, ppn, ref)
     units = e.units
     if units.stage[u] == IDLE and units.suspended[u] == 0:
         _start_next(e, u)
@@ -701,22 +700,22 @@ def _choose_type(dev, programs, d, u, ppn, gc):
 
 
 @_inline
-def _set_type(e, d, ppn, gc):
-    """Record the page type of device d's new slot ppn: a NAND page's first slot chooses it
-    (:func:`_choose_type`), its other slots share it."""
-    i = e.devices.page0[d] + ppn
-    if e.devices.slots[d] > 1 and ppn % e.devices.slots[d] != 0:
-        e.ptype[i] = e.ptype[i - 1]
+def _set_type(dev, programs, ptype, d, ppn, gc):
+    """Record the page type of device d's new slot ppn in ``ptype`` (the Engine's): a NAND
+    page's first slot chooses it (:func:`_choose_type`), its other slots share it."""
+    i = dev.page0[d] + ppn
+    if dev.slots[d] > 1 and ppn % dev.slots[d] != 0:
+        ptype[i] = ptype[i - 1]
     else:
-        e.ptype[i] = _choose_type(e.devices, e.units.programs, d, _unit_of(e.devices, d, ppn), ppn, gc)
+        ptype[i] = _choose_type(dev, programs, d, _unit_of(dev, d, ppn), ppn, gc)
 
 
 # ---------------------------------------------------------------- FTL side: host writes
 @_inline
-def _map_host_write(e, d, lba):
+def _map_host_write(ftls, dev, programs, ptype, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
     synchronous GC); returns the physical page. The caller has checked there is room."""
-    s = _ftl(e.ftls, d)
+    s = _ftl(ftls, d)
     l2p, blk, ctr = s[1], s[2], s[5]
     if F._room(s, 0) == 0:
         F._open(s, 0)
@@ -726,7 +725,7 @@ def _map_host_write(e, d, lba):
     f = ctr[F.FRONT]
     ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
     hw = ctr[F.HOST_WRITES]
-    _set_type(e, d, ppn, False)
+    _set_type(dev, programs, ptype, d, ppn, False)
     F._program(s, 0, lba, np.int32(np.int64(hw) & 0xFFFFFFFF))
     ctr[F.HOST_WRITES] = hw + 1
     return ppn
@@ -783,7 +782,7 @@ def _start_job(e, d):
                 F._open(s, F.GC_STREAM)
             f = ctr[F.FRONT + F.GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
-            _set_type(e, d, dst, True)
+            _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
             F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
@@ -844,10 +843,9 @@ def _update_gc(e, d):
 
 # ---------------------------------------------------------------- host requests
 @_inline
-def _write_gate(e, d, k):
+def _write_gate(ftls, dev, d, k):
     """True if a host write of k pages may enter flash device d now."""
-    s = _ftl(e.ftls, d)
-    dev = e.devices
+    s = _ftl(ftls, d)
     ppb = s[6][F.P_PPB]
     room = F._room(s, 0)
     free = s[5][F.FREE_BLOCKS]
@@ -907,34 +905,31 @@ def _host_done(hs, loop, h):
 
 
 @_inline
-def _issue_req(e, i):
+def _issue_req(dev, req, hs, jobs, loop, i):
     """Member request i joins its device's FIFO; a read with alternates aimed at a device that
     is collecting garbage is redirected: its alternates (the rest of its stripe) go instead."""
-    req = e.requests
     d = req.device[i]
-    if req.op[i] == OP_READ and req.alt[i] >= 0 and e.jobs.victim[d] >= 0:
+    if req.op[i] == OP_READ and req.alt[i] >= 0 and jobs.victim[d] >= 0:
         req.redirected[i] = 1
-        e.hosts.left[req.host[i]] += req.alt_n[i] - 1
+        hs.left[req.host[i]] += req.alt_n[i] - 1
         for j in range(req.alt[i], req.alt[i] + req.alt_n[i]):
-            _push_req(e, j)
+            _push_req(dev, req, loop, j)
     else:
-        _push_req(e, i)
+        _push_req(dev, req, loop, i)
 
 
 @_inline
-def _push_req(e, i):
-    req = e.requests
-    req.arrival[i] = e.loop.now[0]
+def _push_req(dev, req, loop, i):
+    req.arrival[i] = loop.now[0]
     op = req.op[i]
     d = req.device[i]
-    _wake(e.devices, e.loop, d)  # an arrival may open its write gate
-    _wait_push(e.devices, req, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
+    _wake(dev, loop, d)  # an arrival may open its write gate
+    _wait_push(dev, req, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
 
 
 @_callee
-def _start_phase(e, h, ph):
+def _start_phase(dev, req, hs, jobs, loop, h, ph):
     """Issue phase ``ph`` of host I/O h (a host I/O with nothing left to issue is done)."""
-    hs = e.hosts
     if ph == PH_FIRST and hs.n_first[h] == 0:
         ph = PH_SECOND  # nothing to do first
     a = hs.first[h]
@@ -945,37 +940,34 @@ def _start_phase(e, h, ph):
     hs.stage[h] = ph
     hs.left[h] = k
     if k == 0:
-        _host_settled(hs, e.loop, h)
+        _host_settled(hs, loop, h)
         return
     for i in range(a, a + k):
-        _issue_req(e, i)
+        _issue_req(dev, req, hs, jobs, loop, i)
 
 
 @_inline
-def _complete(e, d, i):
+def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
     """Request i of device d is done (a cached write: acknowledged, which is done for its host
     I/O too); so is its host I/O when this was its first (RULE_ANY) or last (RULE_ALL) request;
-    a finished first phase starts the second."""
-    req = e.requests
-    req.done[i] = e.loop.now[0]
+    a finished first phase starts the second. ``ctr``: the FTL counters of every device."""
+    req.done[i] = loop.now[0]
     if req.cached[i] == 0:
         req.durable[i] = req.done[i]
-    e.devices.inflight[d] -= 1
-    st = e.stats
+    dev.inflight[d] -= 1
     st.done[d] += 1
-    every = e.loop.sample_every[0]
+    every = loop.sample_every[0]
     if every > 0 and st.done[d] % every == 0:
-        _sample(st, e.devices, e.ftls.ctr, d, e.loop.now[0])
-    hs = e.hosts
+        _sample(st, dev, ctr, d, loop.now[0])
     h = req.host[i]
     hs.left[h] -= 1
     if hs.rule[h] == RULE_ANY and np.isnan(hs.done[h]):
-        _host_done(hs, e.loop, h)
+        _host_done(hs, loop, h)
     if hs.left[h] == 0:
         if hs.stage[h] == PH_FIRST and hs.n_second[h] > 0:
-            _start_phase(e, h, PH_SECOND)
+            _start_phase(dev, req, hs, jobs, loop, h, PH_SECOND)
         else:
-            _host_settled(hs, e.loop, h)
+            _host_settled(hs, loop, h)
 
 
 @_inline
@@ -1009,17 +1001,16 @@ def _ack_src(units, channels, d):
 
 
 @_inline
-def _ack_later(e, d, i):
-    """Request i entered device d's cache: acknowledge it t_ack from now. Acknowledgements leave
-    in admission order, one heap event (the oldest) per device; the ring holds at most the
+def _ack_later(c, units, channels, heap, loop, d, i):
+    """Request i entered device d's cache ``c``: acknowledge it t_ack from now. Acknowledgements
+    leave in admission order, one heap event (the oldest) per device; the ring holds at most the
     device's queue depth (each waits inside it), its size."""
-    c = e.cache
     r = c.ring.shape[1]
-    t = e.loop.now[0] + c.t_ack[d]
+    t = loop.now[0] + c.t_ack[d]
     c.ring[d, c.tail[d] % r] = i
     c.ring_t[d, c.tail[d] % r] = t
     if c.head[d] == c.tail[d]:
-        _heap_push(e.heap, e.loop.err, _ack_src(e.units, e.channels, d), t)
+        _heap_push(heap, loop.err, _ack_src(units, channels, d), t)
     c.tail[d] += 1
 
 
@@ -1032,19 +1023,19 @@ def _on_ack(e, d):
     c.head[d] += 1
     if c.head[d] < c.tail[d]:
         _heap_push(e.heap, e.loop.err, _ack_src(e.units, e.channels, d), c.ring_t[d, c.head[d] % r])
-    _complete(e, d, i)
+    _complete(e.devices, e.requests, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
     if e.devices.kind[d] == HDD and e.requests.op[i] != OP_FLUSH:
         # the data is in the controller's DRAM: destaging it to the platter may start
         _submit(e, Q_WRITE, e.devices.unit0[d], K_DISK, e.requests.lba[i], i)
 
 
 @_inline
-def _destaged(e, d, i):
+def _destaged(cache, req, loop, d, i):
     """Disk d's controller cache wrote request i's data to the platter: durable, and its blocks
     leave the cache (a write waiting for room may enter: the unit's event woke the device)."""
-    e.cache.dirty[d] -= e.requests.pages[i]
-    e.requests.left[i] = 0
-    e.requests.durable[i] = e.loop.now[0]
+    cache.dirty[d] -= req.pages[i]
+    req.left[i] = 0
+    req.durable[i] = loop.now[0]
 
 
 @_inline
@@ -1068,7 +1059,7 @@ def _slot_on_nand(e, d, i):
             c.flush[d] = -1
             done = f
     if done >= 0:
-        _complete(e, d, done)
+        _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, done)
 
 
 @_inline
@@ -1086,7 +1077,7 @@ def _pad_page(e, d):
     for _ in range(slots - w):
         ppn = np.int64(F._pad(s, 0))
         e.owner[e.devices.page0[d] + ppn] = -1
-        _set_type(e, d, ppn, False)
+        _set_type(e.devices, e.units.programs, e.ptype, d, ppn, False)
         _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
 
 
@@ -1094,8 +1085,7 @@ def _pad_page(e, d):
 # Its first-phase requests join their devices' read or write FIFOs (closed loop: now; open
 # loop: at its arrival time).
 @_inline
-def _issue(e, h):
-    hs, loop = e.hosts, e.loop
+def _issue(dev, req, hs, jobs, loop, h):
     if loop.closed[0]:
         hs.arrival[h] = loop.now[0]
     k = hs.cache_pages[h]
@@ -1106,7 +1096,7 @@ def _issue(e, h):
             loop.dirty[0] += k
         else:
             hs.rule[h] = RULE_ALL
-    _start_phase(e, h, PH_FIRST)
+    _start_phase(dev, req, hs, jobs, loop, h, PH_FIRST)
 
 
 @_inline
@@ -1138,7 +1128,7 @@ def _dispatch(e, d):
                     _submit(e, Q_READ, _unit_of(e.devices, d, ppn), K_HREAD, ppn, i)
             if req.left[i] == 0:
                 req.start[i] = e.loop.now[0]
-                _complete(e, d, i)
+                _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
         else:  # raw NAND operations on a given physical page
             req.left[i] = 1
             u = _unit_of(e.devices, d, lba)
@@ -1159,9 +1149,11 @@ def _dispatch(e, d):
             dev.inflight[d] += 1
             req.start[i] = e.loop.now[0]
             if cache.on[d] == 0:
-                _complete(e, d, i)  # nothing is buffered (no cache, or a fixed member)
+                # nothing is buffered (no cache, or a fixed member)
+                _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
             elif cache.plp[d] != 0 or cache.dirty[d] == 0:
-                _ack_later(e, d, i)  # the capacitors make the buffer durable: a no-op
+                # the capacitors make the buffer durable: a no-op
+                _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
             else:
                 cache.flush[d] = i  # completes when nothing is dirty (_slot_on_nand)
                 _pad_page(e, d)
@@ -1175,7 +1167,8 @@ def _dispatch(e, d):
             req.left[i] = 1
             req.cached[i] = 1
             cache.dirty[d] += k
-            _ack_later(e, d, i)  # its destage starts at the acknowledgement (_on_ack)
+            # its destage starts at the acknowledgement (_on_ack)
+            _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
             continue
         if disk:
             _wait_pop(dev, req, d, W_WRITE)
@@ -1188,7 +1181,7 @@ def _dispatch(e, d):
         through = cache.on[d] == 0 or (op == OP_FUA and cache.plp[d] == 0)
         if not through and cache.dirty[d] + k > cache.capacity[d]:
             break  # the cache is full: the write waits for destaging
-        if not _write_gate(e, d, k + slots - 1):  # room for its slots and the padding
+        if not _write_gate(e.ftls, dev, d, k + slots - 1):  # room for its slots and the padding
             dev.stalled[d] = 1
             break
         _wait_pop(dev, req, d, W_WRITE)
@@ -1197,10 +1190,10 @@ def _dispatch(e, d):
         if not through:
             req.cached[i] = 1
             cache.dirty[d] += k
-            _ack_later(e, d, i)
+            _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
         lba = req.lba[i]
         for p in range(k):
-            ppn = _map_host_write(e, d, lba + p)
+            ppn = _map_host_write(e.ftls, dev, e.units.programs, e.ptype, d, lba + p)
             if slots > 1:
                 e.owner[dev.page0[d] + ppn] = i
             _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_HWRITE, ppn, i)
@@ -1248,10 +1241,9 @@ def _any_ready(r):
 
 
 @_inline
-def _dispatchable(e, d):
+def _dispatchable(dev, d):
     """Device d has waiting requests and room for them, and dispatching it may let one in (a
     stalled device's write gate can only open after it is woken: until then it is skipped)."""
-    dev = e.devices
     return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0 and dev.stalled[d] == 0
 
 
@@ -1269,10 +1261,10 @@ def _settle(e):
             if loop.next[0] < nhost:
                 h = loop.next[0]
                 loop.next[0] = h + 1
-                _issue(e, h)
+                _issue(e.devices, e.requests, e.hosts, e.jobs, loop, h)
         d = _next_ready(loop.ready, np.int64(-1))
         while d >= 0:
-            if _dispatchable(e, d):
+            if _dispatchable(e.devices, d):
                 _dispatch(e, d)
             d = _next_ready(loop.ready, d)
         if loop.to_issue[0] == 0 and not _any_ready(loop.ready):
@@ -1304,7 +1296,7 @@ def _finish(e, u):
                 if r >= 0:
                     _slot_on_nand(e, d, r)
     elif kind == K_DISK and e.requests.cached[ref] != 0:
-        _destaged(e, d, ref)
+        _destaged(e.cache, e.requests, e.loop, d, ref)
     elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
         if kind == K_HREAD:
             st.flash_reads[d] += 1
@@ -1313,7 +1305,7 @@ def _finish(e, u):
         req = e.requests
         req.left[ref] -= 1
         if req.left[ref] == 0:
-            _complete(e, d, ref)
+            _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, ref)
     elif kind == K_GREAD:
         st.gc_reads[d] += 1
         dst = job.dst[d, ref]
@@ -1350,11 +1342,11 @@ def _end_job(e, d):
     g = e.devices.group[d]
     if g >= 0:
         e.groups.active[g] -= 1
-    _update_gc(e, d)
-    if g >= 0:
-        for d2 in range(e.devices.kind.size):
-            if d2 != d and e.devices.group[d2] == g and e.jobs.victim[d2] < 0:
-                _update_gc(e, d2)
+    # this device (j = -1), then the others of its group in order: one inlined _update_gc
+    for j in range(-1, e.devices.kind.size if g >= 0 else 0):
+        if j < 0 or (j != d and e.devices.group[j] == g and e.jobs.victim[j] < 0):
+            d2 = d if j < 0 else j  # not inside the call: that would copy the Engine (a phi node)
+            _update_gc(e, d2)
 
 
 # ---------------------------------------------------------------- a channel transfer ends
@@ -1370,13 +1362,13 @@ def _on_channel(e, c):
     if ch.head[c] < ch.tail[c]:
         nxt = ch.wait[c, ch.head[c] % ch.wait.shape[1]]
         ch.head[c] += 1
-        _start_xfer(e, c, nxt)
+        _start_xfer(ch, units, e.devices, e.heap, e.loop, c, nxt)
     kind = units.kind[u]
     d = units.device[u]
     slots = e.devices.slots[d]
     # a slot other than its NAND page's last waits in the page register: the last one programs
     if (kind == K_HWRITE or kind == K_GPROG or kind == K_PAD) and (slots == 1 or units.ppn[u] % slots == slots - 1):
-        _array_op(e, u, e.devices.t_prog[d, e.ptype[e.devices.page0[d] + units.ppn[u]]])
+        _array_op(units, e.heap, e.loop, u, e.devices.t_prog[d, e.ptype[e.devices.page0[d] + units.ppn[u]]])
         # Suspension acts on the array operation: host reads that arrived during the data-in
         # transfer (or while the program waited for the channel) suspend it now, before it
         # has done any work, and it resumes after them with the resume overhead.
@@ -1414,7 +1406,7 @@ def run_events(e, stop_done):
             loop.now[0] = t_arr
             i = loop.next[0]
             loop.next[0] = i + 1
-            _issue(e, i)
+            _issue(e.devices, e.requests, hs, e.jobs, loop, i)
         else:
             loop.now[0] = t_heap
             x = H.pop(heap)
@@ -1423,7 +1415,7 @@ def run_events(e, stop_done):
                 _wake(e.devices, e.loop, e.units.device[x])
                 k = e.units.kind[x]
                 if k == K_HREAD or k == K_GREAD:
-                    _channel_request(e, x)  # sensed: data out
+                    _channel_request(e.channels, e.units, e.devices, e.heap, e.loop, x)  # sensed: data out
                 else:
                     done = x
             elif x < n_src:
