@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from browser_support import DATA_FINGERPRINT_JS
-from test_prose import CODE_WIDTH_PENDING
 
 pytestmark = pytest.mark.book
 
@@ -74,8 +73,7 @@ def test_every_page_loads_cleanly_and_offline(browser, book_html, student_html, 
             problems.append(f"{path.name}: requests outside the book {outside}")
         if "application/vnd.jupyter.widget-view+json" in html or "jupyter-widgets" in html:
             problems.append(f"{path.name}: shows ipywidgets that cannot work without a kernel")
-        if (edition, mode) == ("instructor", "light") and path.parent.name == "chapters" \
-                and path.with_suffix(".md").name not in CODE_WIDTH_PENDING:
+        if (edition, mode) == ("instructor", "light") and path.parent.name == "chapters":
             problems += [f"{path.name}: a code or output box scrolls sideways: {line!r}" for line in _wide_boxes(page)]
         page.close()
     assert not problems, "\n".join(problems)
