@@ -25,3 +25,25 @@ DATA_FINGERPRINT_JS = """
   return out.join("|");
 }
 """
+
+
+def nudge_slider(page, handle, changed) -> bool:
+    """Move a noUiSlider ``handle`` one notch and say whether the plotted data changed, as
+    ``changed(page, before_fingerprint)`` judges. A control may rightly change nothing at some
+    points (a controller cache that never fills at either setting), so when the first notch
+    changes nothing the slider goes back and one notch the other way: False only if neither
+    neighbour of its setting changes the figure."""
+    handle.scroll_into_view_if_needed()
+    before = page.evaluate(DATA_FINGERPRINT_JS)
+    now = float(handle.get_attribute("aria-valuenow"))
+    low, top = float(handle.get_attribute("aria-valuemin")), float(handle.get_attribute("aria-valuemax"))
+    first, back = ("ArrowLeft", "ArrowRight") if now >= top else ("ArrowRight", "ArrowLeft")
+    handle.focus()
+    page.keyboard.press(first)
+    if changed(page, before):
+        return True
+    if first == "ArrowRight" and now > low:  # the other neighbour exists: try it
+        page.keyboard.press(back)
+        page.keyboard.press(back)
+        return changed(page, before)
+    return False

@@ -20,7 +20,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
-from browser_support import DATA_FINGERPRINT_JS
+from browser_support import DATA_FINGERPRINT_JS, nudge_slider
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -97,6 +97,7 @@ def _wait_for_kernel(page) -> None:
 
 
 def _changes_data(page, before: str) -> bool:
+    """Whether the kernel's recompute changes the plotted data within 20 s."""
     try:
         page.wait_for_function(f"() => ({DATA_FINGERPRINT_JS})() !== {before!r}", timeout=20_000, polling=200)
         return True
@@ -105,31 +106,10 @@ def _changes_data(page, before: str) -> bool:
 
 
 def _move_every_slider(page) -> list[int]:
-    """Move each widget slider one notch; return the indices whose moves changed no plotted data.
-
-    A control may rightly change nothing at some points (a controller cache that never fills at
-    either setting), so a slider whose first move changes nothing is moved back and one notch the
-    other way: it fails only if neither neighbour of its setting changes the figure."""
+    """Move each widget slider (see nudge_slider); return the indices whose moves changed no
+    plotted data."""
     handles = page.locator(".widget-slider .noUi-handle")
-    unchanged = []
-    for i in range(handles.count()):
-        before = page.evaluate(DATA_FINGERPRINT_JS)
-        handle = handles.nth(i)
-        handle.scroll_into_view_if_needed()
-        now = float(handle.get_attribute("aria-valuenow"))
-        low, top = float(handle.get_attribute("aria-valuemin")), float(handle.get_attribute("aria-valuemax"))
-        first, back = ("ArrowLeft", "ArrowRight") if now >= top else ("ArrowRight", "ArrowLeft")
-        handle.focus()
-        page.keyboard.press(first)
-        if _changes_data(page, before):
-            continue
-        if first == "ArrowRight" and now > low:  # the other neighbour exists: try it
-            page.keyboard.press(back)
-            page.keyboard.press(back)
-            if _changes_data(page, before):
-                continue
-        unchanged.append(i)
-    return unchanged
+    return [i for i in range(handles.count()) if not nudge_slider(page, handles.nth(i), _changes_data)]
 
 
 @pytest.mark.parametrize("chapter", [c.stem for c in LIVE_CHAPTERS])
