@@ -271,12 +271,18 @@ def _ecc(rng: np.random.Generator, seed: int) -> Problem:
 CLIFF_REQUESTS = 3000
 
 
+def _quiz_drive(timing: str, **options) -> SsdConfig:
+    """The drive the engine-timed topics run on: 64 MiB on 2 channels x 2 dies, small enough to
+    set up at once and fresh, so garbage collection never runs; ``options`` are further
+    :class:`~flashlab.ssd.SsdConfig` fields (page size, write cache)."""
+    return SsdConfig(geometry=ssd_geometry(2**26, 0.25, channels=2, dies_per_channel=2, planes_per_die=1),
+                     timing=timing, **options)
+
+
 def _cliff(rng: np.random.Generator, seed: int) -> Problem:
     qd = int(rng.choice([1, 2, 4, 8, 16, 32, 64]))
     preset = str(rng.choice(["slc", "mlc", "tlc"]))
-    # 64 MiB on 2 channels x 2 dies: small enough to set up at once, fresh so GC never runs.
-    config = SsdConfig(geometry=ssd_geometry(2**26, 0.25, channels=2, dies_per_channel=2, planes_per_die=1),
-                       timing=preset)
+    config = _quiz_drive(preset)
     r = simulate_io(config, HostLoad(qd=qd), requests=CLIFF_REQUESTS, seed=seed, progress=False)
     latency = r.percentiles()["mean"]
     iops = qd / latency * 1e6
@@ -305,8 +311,7 @@ def _mix(rng: np.random.Generator, seed: int) -> Problem:
     mix = int(rng.choice([50, 60, 70, 80, 90]))
     qd = int(rng.choice([4, 8, 16, 32]))
     write_kib = int(rng.choice([4, 16, 64, 256]))
-    config = SsdConfig(geometry=ssd_geometry(2**26, 0.25, channels=2, dies_per_channel=2, planes_per_die=1),
-                       timing="mlc")
+    config = _quiz_drive("mlc")
     r = rwmix(config, rwmixread=mix, qd=qd, write_size=write_kib * 1024, requests=MIX_REQUESTS, seed=seed)
     lr, lw = r.read_latency["mean"], r.write_latency["mean"]
     f = mix / 100
@@ -342,10 +347,8 @@ def _flush(rng: np.random.Generator, seed: int) -> Problem:
     page_kib = int(rng.choice([4, 8, 16]))
     every = int(rng.choice([1, 2, 3, 4, 5, 6, 8]))
     plp = bool(rng.random() < 0.25)
-    # 64 MiB on 2 channels x 2 dies, 4 MiB write cache: fresh, so garbage collection never runs.
-    config = SsdConfig(geometry=ssd_geometry(2**26, 0.25, channels=2, dies_per_channel=2, planes_per_die=1),
-                       timing="mlc", nand_page_size=page_kib * 1024, cache_bytes=4 * 2**20,
-                       power_loss_protection=plp)
+    config = _quiz_drive("mlc", nand_page_size=page_kib * 1024, cache_bytes=4 * 2**20,
+                         power_loss_protection=plp)
     r = flushed_writes(config, flush_every=every, writes=FLUSH_CYCLES * every, seed=seed)
     cached_kib = 4 * every
     pages = math.ceil(cached_kib / page_kib)

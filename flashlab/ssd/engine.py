@@ -142,6 +142,20 @@ def _used_state(config, seed: int, index: int, fills: float) -> tuple:
     return ftl._s
 
 
+
+def _write_cache(member) -> tuple[int, int, float]:
+    """A member's write cache as :class:`~flashlab.ssd._kernels.Cache` holds it: capacity (a
+    flash drive's slots, a disk's blocks; 0: no cache), protected (1: power-loss capacitors, or
+    a disk controller's battery, which is always there) and the acknowledgement time (us)."""
+    from flashlab.device.hdd import HddSpec
+    from flashlab.ssd.sim import SsdConfig  # sim imports this module
+
+    if isinstance(member, SsdConfig) and member.cache_bytes > 0:
+        return member.cache_slots, int(member.power_loss_protection), member.cache_latency_us
+    if isinstance(member, HddSpec) and member.write_cache_bytes > 0:
+        return member.write_cache_blocks, 1, member.write_cache_latency_us
+    return 0, 0, 0.0
+
 class Engine:
     """The kernel state of one run: ``members`` (SsdConfig or HddSpec objects), request arrays
     (``op``, ``lba``, ``pages``, ``device``), open-loop ``arrivals`` (None: closed loop keeping
@@ -280,15 +294,13 @@ class Engine:
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
                            err=np.zeros(1, i64), err_device=np.zeros(1, i64))
         # acknowledgements waiting in a cache: at most the device's queue depth (each is inside it)
-        ring = max([device_qd[d] for d in range(D) if cached[d] or disk_cached[d]], default=1)
-        self.cache = K.Cache(on=np.array([c or dc for c, dc in zip(cached, disk_cached)], i64),
-                             plp=np.array([int(c and m.power_loss_protection) or int(dc)
-                                           for m, c, dc in zip(members, cached, disk_cached)], i64),
-                             capacity=np.array([m.cache_slots if c else m.write_cache_blocks if dc else 0
-                                                for m, c, dc in zip(members, cached, disk_cached)], i64),
+        caches = [_write_cache(m) for m in members]  # (capacity, protected, t_ack) per member
+        ring = max([device_qd[d] for d in range(D) if caches[d][0] > 0], default=1)
+        self.cache = K.Cache(on=np.array([int(c[0] > 0) for c in caches], i64),
+                             plp=np.array([c[1] for c in caches], i64),
+                             capacity=np.array([c[0] for c in caches], i64),
                              dirty=np.zeros(D, i64),
-                             t_ack=np.array([m.cache_latency_us if c else m.write_cache_latency_us if dc else 0.0
-                                             for m, c, dc in zip(members, cached, disk_cached)], f64),
+                             t_ack=np.array([c[2] for c in caches], f64),
                              flush=np.full(D, -1, i64), ring=np.zeros((D, ring), i64), ring_t=np.zeros((D, ring), f64),
                              head=np.zeros(D, i64), tail=np.zeros(D, i64))
         self.ptype = np.zeros(max(1, sum(phys)), np.int8)
