@@ -67,7 +67,7 @@ def main():
     print(f"ISPP page of {N_CELLS:,} cells (best of 3, after compilation); load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     for step in (0.5, 0.3, 0.1):
-        ispp = IsppParams(14.0, step, ISPP_SLC_2XNM.v_verify, 100, 10e-6, 10e-6)
+        ispp = IsppParams(ISPP_SLC_2XNM.v_start, step, ISPP_SLC_2XNM.v_verify, 100, 10e-6, 10e-6)
         page = program_page(FG_CELL_2XNM, ispp, N_CELLS, var, seed=1)
         t_np, c_np = best_of(lambda: numpy_page(FG_CELL_2XNM, ispp, N_CELLS, var, 1), 3)
         timed = {}

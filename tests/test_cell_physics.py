@@ -87,7 +87,7 @@ def test_charge_electrons_vth_chain():
     assert CELL.charge(1.0) == pytest.approx(-CELL.c_cg * 1.0)
     # V_FG = alpha V + Q / C_T, E = V_FG / t_ox.
     q = CELL.charge(1.0)
-    assert CELL.oxide_field(15.0, 1.0) == pytest.approx((0.6 * 15.0 + q / CELL.c_total) / CELL.t_ox)
+    assert CELL.oxide_field(15.0, 1.0) == pytest.approx((CELL.coupling * 15.0 + q / CELL.c_total) / CELL.t_ox)
 
 
 def test_read_bits():
@@ -138,7 +138,7 @@ def test_vth_rises_monotonically_and_stops_at_verify():
     assert np.diff(tr.vth)[0] > 1.5 * ISPP_SLC_2XNM.v_step
     assert tr.vth[-1] >= ISPP_SLC_2XNM.v_verify > tr.vth[-2]
     np.testing.assert_array_equal(tr.verified, np.arange(tr.n_pulses) == tr.n_pulses - 1)
-    np.testing.assert_allclose(tr.v_pulse, 14.0 + 0.3 * np.arange(tr.n_pulses))
+    np.testing.assert_allclose(tr.v_pulse, 16.5 + 0.3 * np.arange(tr.n_pulses))
     assert tr.time_us == pytest.approx(tr.n_pulses * 20.0)
 
 
@@ -163,7 +163,7 @@ def test_failed_cell_uses_max_pulses():
 
 
 @pytest.mark.parametrize(
-    ("t_ox", "coupling", "vth0"), [(7.5e-9, 0.6, -3.0), (7.0e-9, 0.55, -1.0), (8.0e-9, 0.65, -4.5)]
+    ("t_ox", "coupling", "vth0"), [(7.5e-9, 0.6, -3.0), (7.0e-9, 0.55, -1.0), (8.5e-9, 0.62, -4.5)]
 )
 def test_program_cell_matches_reference(t_ox, coupling, vth0):
     cell = FloatingGateCell(t_ox=t_ox, tunnel_area=CELL.tunnel_area, c_cg=CELL.c_cg, coupling=coupling)
@@ -357,3 +357,15 @@ def test_import_compiles_nothing():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
+
+
+def test_preset_is_chapter_4s_25nm_planar_cell():
+    """Chapter 1's 2X-nm preset and chapter 4's shrink model describe one 25 nm cell."""
+    from flashlab.tech.planar import PlanarCell
+
+    planar = PlanarCell(25.0)
+    assert CELL.c_cg * 1e18 == pytest.approx(planar.c_cg_af, rel=0.02)
+    assert CELL.coupling == pytest.approx(planar.gate_coupling, rel=0.02)
+    assert CELL.t_ox * 1e9 == pytest.approx(planar.t_tox_nm, rel=0.02)
+    assert CELL.c_tunnel * 1e18 == pytest.approx(planar.c_tox_af, rel=0.02)
+    assert 1.0 / CELL.volts_per_electron == pytest.approx(planar.electrons_per_volt, rel=0.02)

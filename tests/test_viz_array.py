@@ -12,7 +12,7 @@ import pytest
 
 from flashlab.array import ArrayConfig, array_capacity, array_drive, simulate_array
 from flashlab.viz import array as A
-from flashlab.viz.array import build_array, stripe_tail, waterfall_columns
+from flashlab.viz.array import build_array, stripe_tail, tb_label, waterfall_columns
 from flashlab.viz.explorable import Explorable
 from test_viz_levels import _assert_live_shows_grid, _columns_equal
 
@@ -77,6 +77,17 @@ def test_waterfall_bars_are_the_capacity_steps():
         assert cols["top"][i] == pytest.approx(cap.steps[i - 1].bytes / 1e12)
     data = build_array().compute(drives=12, drive_tb=3.84, raid=6, op=0.07, ratio=6.0)
     assert _columns_equal(data["bars"], cols)
+
+
+def test_waterfall_labels_a_missing_deduction_zero_not_minus_zero():
+    # No spare drives and op 0: those two deductions remove nothing, and their bars read "0".
+    cap = array_capacity(8, 3.84e12, raid=10, op=0.0, system_reserve=0.03, data_reduction=1.0)
+    cols = waterfall_columns(cap)
+    empty = [i for i, s in enumerate(cap.steps) if s.name in ("spares", "over-provisioning")]
+    assert len(empty) == 2 and all(cap.steps[i].removed_bytes == 0 for i in empty)
+    for i in empty:
+        assert cols["label"][i] == "0" and str(cols["size"][i]) == "0.0"
+    assert tb_label(-0.04) == "-0.04" and tb_label(-1.234) == "-1.2" and tb_label(-0.0) == "0"
 
 
 def test_stripe_tail_is_the_order_statistics_formulas():

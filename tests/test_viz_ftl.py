@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 from bokeh.embed import json_item
+from bokeh.plotting import figure as figure_model
 
 from flashlab.device import Geometry
 from flashlab.ftl import PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, Stepper, wa_fifo, wa_greedy
@@ -137,3 +138,12 @@ def test_stepper_live_play_drives_the_step():
     from bokeh.models import Div
     divs = [m for m in box.children[-1]._model.references() if isinstance(m, Div)]
     assert any("Write 50:" in d.text for d in divs)
+
+
+def test_wa_vs_op_labels_the_over_provisioning_where_the_markers_sit():
+    # A log axis from 0.05 to 1.2 labels only 0.5 and 1 by itself; the markers sit at 0.07-0.4.
+    ex = SMALL["wa_vs_op"]()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    (fig,) = [m for m in layout.select({"type": figure_model}) if m.xaxis[0].axis_label.startswith("over-prov")]
+    assert list(fig.xaxis[0].ticker.ticks) == list(F.WA_OP_TICKS) == [0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0]
+    assert min(F.WA_OPS) >= min(F.WA_OP_TICKS) and max(F.WA_OPS) <= max(F.WA_OP_TICKS)

@@ -24,7 +24,8 @@ For a pulse of constant ``V`` the field obeys ``dE/dt = -k E^2 exp(-B/|E|)`` wit
 ``|E(t)| = B / ln(exp(B/|E0|) + B k t)``: the kernels use it, so a pulse costs one exp and one log
 and has no step-size error. Programming is self-limiting: the stored charge lowers the field.
 
-Sources (book/references.bib): lenzlinger1969, pavan1997, prall2007, compagnoni2017, spinelli2017.
+Sources (book/references.bib): lenzlinger1969, pavan1997, prall2007, compagnoni2017, spinelli2017,
+cai2015retention.
 """
 
 from __future__ import annotations
@@ -194,22 +195,25 @@ def read(vth, v_ref):
     return np.uint8(bits) if np.ndim(vth) == 0 else bits
 
 
-#: Planar floating-gate NAND cell of the 2X-nm era (about 25 nm half pitch).
+#: Planar floating-gate NAND cell of the 2X-nm era (about 25 nm half pitch): the same cell as
+#: :class:`flashlab.tech.planar.PlanarCell` at 25 nm, so that chapter 1 and the shrink model of
+#: chapter 4 describe one cell (``tests/test_cell_physics.py`` checks that they agree).
 #:
-#: * ``t_ox = 7.5 nm``: planar NAND tunnel oxides stayed near 7-8 nm because thinner oxides lose
-#:   retention (Prall 2007; Spinelli et al. 2017).
-#: * ``tunnel_area = 25 nm x 25 nm``: our choice, the channel of a cell at 25 nm half pitch.
-#: * ``coupling = 0.6``: the gate coupling ratio floating-gate cells are designed for, ~0.6
-#:   (Pavan et al. 1997; Prall 2007), which shrinking made ever harder to keep.
-#: * ``c_cg = 1e-17 F``: ~62 electrons per volt (16 mV per electron), the few-electrons-per-100-mV
-#:   regime of 2X-nm cells (Prall 2007; Compagnoni et al. 2017); it leaves
-#:   C_T - C_CG - C_tunnel ~ 3.8e-18 F for coupling to neighbours and junctions.
+#: * ``t_ox = 8 nm``: planar NAND tunnel oxides stayed near 7-8 nm because thinner oxides lose
+#:   retention (Prall 2007; Spinelli et al. 2017); 8 nm is the tunnel oxide of ``PlanarCell``.
+#: * ``tunnel_area = 25 nm x 25 nm``: the channel of a cell at 25 nm half pitch (F x F).
+#: * ``c_cg = 4.8e-18 F``: ``PlanarCell(25).c_cg_af`` (4.78 aF) rounded; ~30 electrons per volt
+#:   (33 mV per electron), so the 3.35 V window of ``PlanarCell`` holds about 100 electrons, the
+#:   figure quoted for 2X-nm MLC (Cai et al. 2015; Prall 2007; Compagnoni et al. 2017).
+#: * ``coupling = 0.525``: ``PlanarCell(25).gate_coupling``, C_CG over C_CG + C_tunnel + two
+#:   bit-line neighbours; floating-gate cells were designed for ~0.6 (Pavan et al. 1997; Prall 2007),
+#:   which shrinking made ever harder to keep.
 #: * ``vth_neutral = 0 V``: our choice of origin (the neutral threshold depends on doping).
 #: * Fowler-Nordheim constants for Si/SiO2 from Lenzlinger & Snow 1969.
 FG_CELL_2XNM = FloatingGateCell(
-    t_ox=7.5e-9,
+    t_ox=8e-9,
     tunnel_area=25e-9 * 25e-9,
-    c_cg=1.0e-17,
-    coupling=0.6,
+    c_cg=4.8e-18,
+    coupling=0.525,
     vth_neutral=0.0,
 )

@@ -65,16 +65,16 @@ class IsppParams:
         return check_int("pulses", pulses, 0, self.max_pulses) * (self.t_pulse + self.t_verify) * 1e6
 
 
-#: SLC program of :data:`~flashlab.cell.floating_gate.FG_CELL_2XNM`: 14 V start, 0.3 V step,
+#: SLC program of :data:`~flashlab.cell.floating_gate.FG_CELL_2XNM`: 16.5 V start, 0.3 V step,
 #: verify at 1.5 V, 10 us pulses and 10 us verifies: our illustrative choice, giving 8 pulses and
-#: 160 us for a typical cell and ~14 pulses (280 us) for a page, the few-hundred-us SLC page
-#: program of the era (ISPP itself: Suh et al. 1995).
-ISPP_SLC_2XNM = IsppParams(v_start=14.0, v_step=0.3, v_verify=1.5, max_pulses=40, t_pulse=10e-6, t_verify=10e-6)
+#: 160 us for a typical cell and ~15 pulses (300 us, last pulse ~21 V) for a page, the
+#: few-hundred-us SLC page program of the era (ISPP itself: Suh et al. 1995).
+ISPP_SLC_2XNM = IsppParams(v_start=16.5, v_step=0.3, v_verify=1.5, max_pulses=40, t_pulse=10e-6, t_verify=10e-6)
 
-#: Block erase of the same cell: well at 14 V rising by 0.5 V, 0.5 ms pulses, erase verify at
-#: -2 V: our choice, giving ~6 pulses and ~3 ms for a programmed block, the usual order of a NAND
-#: block erase.
-ISPE_2XNM = IsppParams(v_start=14.0, v_step=0.5, v_verify=-2.0, max_pulses=20, t_pulse=0.5e-3, t_verify=50e-6)
+#: Block erase of the same cell: well at 17 V rising by 0.5 V, 0.5 ms pulses, erase verify at
+#: -2 V: our choice, giving ~5 pulses (17 to 19 V) and ~3 ms for a programmed block, the usual
+#: order of a NAND block erase.
+ISPE_2XNM = IsppParams(v_start=17.0, v_step=0.5, v_verify=-2.0, max_pulses=20, t_pulse=0.5e-3, t_verify=50e-6)
 
 
 @dataclass(frozen=True)

@@ -394,7 +394,7 @@ def _ispp(rng: np.random.Generator, seed: int) -> Problem:
     cell = FG_CELL_2XNM
     while True:
         vth0 = float(rng.choice([-4.0, -3.5, -3.0, -2.5, -2.0]))
-        ispp = IsppParams(v_start=float(rng.choice([12.0, 12.5, 13.0, 13.5])),
+        ispp = IsppParams(v_start=float(rng.choice([14.0, 14.5, 15.0, 15.5])),
                           v_step=float(rng.choice([0.2, 0.25, 0.3, 0.4, 0.5])),
                           v_verify=float(rng.choice([1.0, 1.5, 2.0, 2.5, 3.0])),
                           max_pulses=100, t_pulse=10e-6, t_verify=10e-6)
@@ -415,7 +415,7 @@ def _ispp(rng: np.random.Generator, seed: int) -> Problem:
     table = "\n".join(f"  pulse {p + 1}: {ispp.v_start + p * ispp.v_step:.2f} V -> Vth {tr.vth[p]:.3f} V"
                       for p in range(shown))
     text = (
-        f"A floating-gate cell (C_CG = {cell.c_cg * 1e18:.0f} aF, so {e_per_v:.1f} electrons per volt of Vth) "
+        f"A floating-gate cell (C_CG = {cell.c_cg * 1e18:.1f} aF, so {e_per_v:.1f} electrons per volt of Vth) "
         f"starts erased at Vth {vth0:.2f} V. ISPP programs it with pulses from {ispp.v_start:.2f} V in steps of "
         f"{ispp.v_step:.2f} V, each pulse followed by a verify at {ispp.v_verify:.2f} V; a pulse and its verify "
         f"take {(ispp.t_pulse + ispp.t_verify) * 1e6:.0f} us. The first pulses give:\n{table}\n\n"

@@ -61,9 +61,17 @@ def waterfall_columns(cap) -> dict:
             bottom.append(s.bytes / tb)
             top.append((s.bytes + s.removed_bytes) / tb)
             colour.append(TAKEN)
-            size.append(-s.removed_bytes / tb)
+            size.append(-s.removed_bytes / tb if s.removed_bytes else 0.0)  # no deduction: 0, not -0
     return {"step": names, "bottom": np.array(bottom), "top": np.array(top), "colour": colour,
-            "size": np.array(size), "label": [f"{x:,.1f}" for x in size], "why": [s.why for s in cap.steps]}
+            "size": np.array(size), "label": [tb_label(x) for x in size], "why": [s.why for s in cap.steps]}
+
+
+def tb_label(x: float) -> str:
+    """A waterfall bar's size (TB) as text: one decimal, two significant digits when that would
+    round a deduction to zero, and ``0`` for none."""
+    if x == 0:
+        return "0"
+    return f"{x:,.1f}" if abs(x) >= 0.05 else f"{x:.2g}"
 
 
 #: The mixed workload of :func:`build_array`'s timing: random 4 KiB I/O, 70% reads, closed loop.

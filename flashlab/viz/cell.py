@@ -65,8 +65,8 @@ def pulse_a_cell(cell: FloatingGateCell = FG_CELL_2XNM, max_pulses: int = 120) -
         compute,
         figure,
         [
-            Control("v_start", "Start voltage (V)", (12.0, 13.0, 14.0, 15.0, 16.0), 14.0,
-                    live_values=tuple(np.round(np.arange(12.0, 16.01, 0.25), 2))),
+            Control("v_start", "Start voltage (V)", (14.0, 15.0, 16.0, 17.0, 18.0), 16.0,
+                    live_values=tuple(np.round(np.arange(14.0, 18.01, 0.25), 2))),
             Control("v_step", "Step (V)", (0.2, 0.3, 0.5, 0.7, 1.0), 0.5,
                     live_values=tuple(np.round(np.arange(0.1, 1.01, 0.05), 2))),
             Control("v_verify", "Verify level (V)", (1.0, 2.0, 3.0), 2.0,
@@ -79,7 +79,7 @@ def program_a_page(
     cell: FloatingGateCell = FG_CELL_2XNM,
     n_cells: int = 1_000_000,
     seed: int = 1,
-    v_start: float = 14.0,
+    v_start: float = 16.5,
     v_verify: float = 1.5,
     max_pulses: int = 300,
 ) -> Explorable:

@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 from bokeh.layouts import column, row
-from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, LinearColorMapper, Range1d,
-                          Span)
+from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, FixedTicker, LinearColorMapper,
+                          NumeralTickFormatter, Range1d, Span)
 
 from ..device import Geometry
 from ..ftl.stepper import TINY_CONFIG, TINY_GEOMETRY
@@ -378,6 +378,8 @@ def fill_without_gc(fills: float = 3.0, geometry: Geometry = FILL_GEOMETRY, seed
 
 # =============================================================================== WA against theory
 WA_OPS = (0.07, 0.1, 0.15, 0.2, 0.28, 0.4, 0.6, 1.0)
+#: Labelled over-provisioning ticks of :func:`wa_vs_op`'s log axis (a log axis labels only 0.5 and 1 there).
+WA_OP_TICKS = (0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 WA_POLICIES = ("greedy", "d_choices", "fifo", "cost_benefit", "random")
 
 
@@ -439,6 +441,8 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
         p.scatter("op", "wa", source=sim, size=9, color="black", marker="circle", legend_label="simulated")
         p.scatter("op", "wa", source=here, size=18, color=HIGHLIGHT, marker="diamond", line_color="black",
                   legend_label="this setting")
+        p.xaxis.ticker = FixedTicker(ticks=list(WA_OP_TICKS), minor_ticks=[])
+        p.xaxis.formatter = NumeralTickFormatter(format="0.[00]")
         legend_below(p)
         return summary_column(data, p, targets={"sim": sim, "here": here})
 

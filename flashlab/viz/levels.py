@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Div, Span
+from bokeh.models import ColumnDataSource, Div, FixedTicker, NumeralTickFormatter, Span
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
@@ -473,11 +473,12 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
         return np.array([_worst_retry(model, c, retention_days) for c in pe_curve])
 
     base = worst_curve(tech.vth)
-    base_life = endurance_pe_cycles(tech.vth, code, retention_days, max_cycles=1e7)
+    # The default search range, as the chapter's pinned cells use, so the summary quotes their numbers.
+    base_life = endurance_pe_cycles(tech.vth, code, retention_days)
 
     def compute(scale):
         model, timing = gentle_programming(tech.vth, tech.timing, scale)
-        life = endurance_pe_cycles(model, code, retention_days, max_cycles=1e7)
+        life = endurance_pe_cycles(model, code, retention_days)
         tr = trade()
         return {
             "here": {"prog": [timing.mean_prog_us], "life": [life]},
@@ -503,6 +504,9 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
         p1.scatter("prog", "life", source=src["here"], color=HIGHLIGHT, size=15, marker="diamond",
                    legend_label="this step")
         style_legend(p1, "bottom_right")
+        # Plain P/E counts on the log axis (its own ticker labels only two decades, as 1.000e+5).
+        p1.yaxis.ticker = FixedTicker(ticks=[1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000])
+        p1.yaxis.formatter = NumeralTickFormatter(format="0,0")
         p2 = new_figure(f"Worst page RBER after {retention_days:g} days (read-retry)", "P/E cycles",
                         "RBER (bit errors per bit read)", height=280, x_axis_type="log", y_axis_type="log",
                         y_range=(1e-9, 0.1), x_range=(100, 1e5))

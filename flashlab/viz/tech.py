@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource
+from bokeh.models import ColumnDataSource, FixedTicker, PrintfTickFormatter
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import UBER_CLIENT, correctable_rber
@@ -27,6 +27,12 @@ NODES = (120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0)
 SHRINK_GENERATIONS = {"SLC": SLC_5X, "MLC": MLC_2Y, "TLC": TLC_1X}
 #: P/E cycles at which each cell type's RBER is compared across nodes (its rating at its node).
 SHRINK_PE = {"SLC": 100_000.0, "MLC": 3000.0, "TLC": 1000.0}
+
+
+def _node_axis(p, nodes=NODES):
+    """Label a log feature-size axis at the node values themselves (a log ticker shows only 50, 100)."""
+    p.xaxis.ticker = FixedTicker(ticks=[float(f) for f in nodes], minor_ticks=[])
+    p.xaxis.formatter = PrintfTickFormatter(format="%g")
 
 
 @lru_cache(maxsize=8)
@@ -100,6 +106,8 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
                         tooltips=[("F", "@node nm"), ("endurance", "@life{0,0} P/E")])
         p3.line("node", "life", source=src["sweep"], color=HIGHLIGHT, line_width=2)
         p3.scatter("node", "life", source=src["now"], color=HIGHLIGHT, size=11, line_color="black")
+        for p in (p0, p2, p3):
+            _node_axis(p)
         return summary_column(data, p0, p1, p2, p3, targets=src)
 
     return Explorable(compute, figure, [
@@ -124,6 +132,7 @@ def fab_economics(nodes=NODES):
     p1.scatter("node", "bit", source=src, color=PALETTE[0], size=8)
     p1.line("node", "wafer", source=src, color=PALETTE[3], line_width=2, legend_label="cost per wafer")
     legend_below(p1, 2, **CELL_LEGEND)
+    _node_axis(p1, r.feature_nm)
     p2 = new_figure("Bit-cost saving of each shrink", "shrink to F (nm)", "saving (%)", height=240,
                     x_range=[f"{f:g}" for f in r.feature_nm[1:]], tooltips=[("to", "@label nm"), ("saving", "@saving{0}%")])
     sub = ColumnDataSource({k: np.asarray(v)[1:] for k, v in src.data.items()})
