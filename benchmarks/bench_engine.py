@@ -72,7 +72,8 @@ print(json.dumps(out))
 
 def run_cases(tree: Path, cache: Path) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache))
-    p = subprocess.run([sys.executable, "-c", CASES], env=env, capture_output=True, text=True)
+    # in the tree: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH
+    p = subprocess.run([sys.executable, "-c", CASES], cwd=tree, env=env, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError(f"cases failed in {tree}:\n{p.stderr[-3000:]}")
     return json.loads(p.stdout.strip().splitlines()[-1])
