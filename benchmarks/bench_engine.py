@@ -1,16 +1,30 @@
 """Timing engine with named state, beside the flat-array engine it replaced, in one run; and
-many drives on one clock beside separate single-drive runs, and cold compile times.
+many drives on one clock beside other ways of running the same streams, and cold compile times.
 
 ``python benchmarks/bench_engine.py [--baseline REV]`` extracts the baseline engine from git
 revision REV (default d67db42, the last commit with the flat-array engine) into a temporary
 directory with ``git archive`` and runs the same cases there in a subprocess. Events per second
-count the event loop (``run_events``) alone. Then 8 and 10 drives on one clock beside the same
-streams run one drive at a time, and beside the same drives on one clock with their streams in
-turn (the same work on the same state, one drive busy at a time: it tells the loop's own cost per
-device from the cost of touching many drives' FTL tables in turn, which a CPU cache holds for one
-drive and not for eight), and the cold compile time (CPU seconds, empty numba cache) of a
-first run with 1 member, then with 8 (the member count is data: the second compiles nothing).
-Prints the load average (the machine may be shared). Asserts nothing (DESIGN.md).
+count the event loop (``run_events``) alone.
+
+Then 8 drives on one clock, at 5,000 and at 1,250 IOPS per drive, beside the same streams run
+other ways (:func:`many_drives`): on 8 separate drives one run after another; on the same 8
+drives on one clock with the streams in turn (one drive busy at a time); and, at 1,250, all on
+ONE drive at 8 x the rate (the same total load, which one 64 MiB drive still carries; at 8 x
+5,000 it would saturate). What the ratios mean: the clock itself costs nothing per device (the
+in-turn run, one clock over 8 drives with one busy at a time, runs as fast as separate runs);
+what an event costs grows with the work in flight across the drives. With 8 busy drives the
+heap holds 8 times the pending events (about 45 instead of 6 at 5,000 IOPS each): a pop sifts
+further, on comparisons a CPU cannot predict, which a single drive carrying the same total load
+pays too; and host writes and reads look up 8 drives' mapping tables (L2P, then P2L for the page
+a write invalidates) at random instead of one's, 8 x the table bytes to keep near the core,
+which that single drive does not pay. A ``perf record -e cpu-clock`` profile of the compiled
+``run_events`` (symbols from a perf map of its object code), 8 drives at 5,000 IOPS against one,
+put about half of the extra time per event on those two (the heap's sift-down and the two
+table lookups), the rest spread thin over the loop.
+
+Last, the cold compile time (CPU seconds, empty numba cache) of a first run with 1 member,
+then with 8 (the member count is data: the second compiles nothing). Prints the load average
+(the machine may be shared). Asserts nothing (DESIGN.md).
 """
 
 from __future__ import annotations
@@ -58,22 +72,23 @@ print(json.dumps(out))
 
 def run_cases(tree: Path, cache: Path) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache))
-    p = subprocess.run([sys.executable, "-c", CASES], env=env, capture_output=True, text=True)
+    # in the tree: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH
+    p = subprocess.run([sys.executable, "-c", CASES], cwd=tree, env=env, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError(f"cases failed in {tree}:\n{p.stderr[-3000:]}")
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def _streams(D: int, n: int):
-    """D open-loop streams of n requests each (64 MiB drives, 30% reads, 5000 IOPS per drive),
-    interleaved in arrival order; ``device`` says whose each request is."""
+def _streams(D: int, n: int, rate: float = 5000.0, cfg=None):
+    """D open-loop streams of n requests each (drives ``cfg``, default :func:`_drive`; 30% reads,
+    ``rate`` IOPS per drive), interleaved in arrival order; ``device`` says whose each request is."""
     import numpy as np
 
     rng = np.random.default_rng(2)
-    lba = rng.integers(0, _drive().geometry.user_pages, D * n)
+    lba = rng.integers(0, (cfg or _drive()).geometry.user_pages, D * n)
     op = (rng.random(D * n) < 0.3).astype(np.int8)
     device = np.arange(D * n) % D
-    arrivals = np.cumsum(rng.exponential(1e6 / (D * 5000.0), D * n))
+    arrivals = np.cumsum(rng.exponential(1e6 / (D * rate), D * n))
     return op, lba, np.ones(D * n, np.int64), device, arrivals
 
 
@@ -83,13 +98,20 @@ def _drive():
     return SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16))
 
 
-def many_drives(D: int, n: int) -> tuple:
-    """D drives on one clock (one request stream, interleaved), the same D drives on one clock
-    with their streams in turn (drive d's stream, shifted in time, starts 1 s after drive d - 1's
-    last arrival: one drive busy at a time), and the same D streams run one drive at a time:
-    (events, event-loop seconds) of each, best of 3, runs interleaved. The in-turn run does the
-    interleaved run's work on the interleaved run's state, one drive's state at a time: what
-    the interleaved run loses beyond it comes from touching D drives' state in turn."""
+RUNS = ("one clock", "in turn", "separate", "one drive")
+
+
+def many_drives(D: int, n: int, rate: float, cfg, ways=RUNS) -> dict:
+    """(events, event-loop seconds) of D streams of n requests at ``rate`` IOPS each on drives
+    ``cfg``, best of 3, runs interleaved, run ``ways`` (some of :data:`RUNS`):
+
+    - ``one clock``: D drives on one clock, the streams interleaved;
+    - ``in turn``: the same D drives on one clock with their streams in turn (drive d's
+      stream, shifted in time, starts 1 s after drive d - 1's last arrival: one drive busy
+      at a time, the interleaved run's work on its state);
+    - ``separate``: each stream on its own drive, one run after another;
+    - ``one drive``: all D streams on one drive (D x ``rate`` IOPS: the total load of the
+      one-clock run, with D times fewer planes to carry it)."""
     import numpy as np
 
     from bench_timing import _KERNEL_S as spent
@@ -98,8 +120,7 @@ def many_drives(D: int, n: int) -> tuple:
     from flashlab.ssd.engine import run_members
 
     K.run_events = _timed_run_events
-    cfg = _drive()
-    op, lba, pages, device, arrivals = _streams(D, n)
+    op, lba, pages, device, arrivals = _streams(D, n, rate, cfg)
     turn = np.argsort(device, kind="stable")
     t_turn = np.empty(D * n)
     start = 0.0
@@ -108,20 +129,20 @@ def many_drives(D: int, n: int) -> tuple:
         t_turn[d * n:(d + 1) * n] = arrivals[sel] - arrivals[sel[0]] + start
         start = t_turn[(d + 1) * n - 1] + 1e6
     run_members([cfg] * 2, op[:64], lba[:64], pages[:64], device[:64] % 2, arrivals=arrivals[:64])  # compile
-    best = [None, None, None]
-    events = [0, 0, 0]
-
-    def timed(k, runs):
-        spent[0] = 0.0
-        events[k] = sum(run_members(*a, qd=32, arrivals=t).events for a, t in runs)
-        best[k] = spent[0] if best[k] is None else min(best[k], spent[0])
-
+    runs = {
+        "one clock": [(([cfg] * D, op, lba, pages, device), arrivals)],
+        "in turn": [(([cfg] * D, op[turn], lba[turn], pages[turn], device[turn]), t_turn)],
+        "separate": [(([cfg], op[device == d], lba[device == d], pages[device == d], np.zeros(n, np.int64)),
+                      arrivals[device == d]) for d in range(D)],
+        "one drive": [(([cfg], op, lba, pages, np.zeros(D * n, np.int64)), arrivals)],
+    }
+    best = {}
     for _ in range(3):
-        timed(0, [(([cfg] * D, op, lba, pages, device), arrivals)])
-        timed(1, [(([cfg] * D, op[turn], lba[turn], pages[turn], device[turn]), t_turn)])
-        timed(2, [(([cfg], op[device == d], lba[device == d], pages[device == d], np.zeros(n, np.int64)),
-                   arrivals[device == d]) for d in range(D)])
-    return tuple(zip(events, best))
+        for name in ways:
+            spent[0] = 0.0
+            events = sum(run_members(*a, qd=32, arrivals=t).events for a, t in runs[name])
+            best[name] = (events, min(best.get(name, (0, spent[0]))[1], spent[0]))
+    return best
 
 
 def _ftl_bytes(cfg) -> int:
@@ -179,13 +200,20 @@ def main() -> None:
         (eb, tb), (en, tn) = base[name], new[name]
         print(f"{name}: baseline {eb / tb / 1e6:.2f} M events/s ({eb} events), named state "
               f"{en / tn / 1e6:.2f} M events/s ({en} events) -> {(en / tn) / (eb / tb):.2f}x")
-    for D, n in ((8, 40000), (10, 32000)):
-        (e1, t1), (et, tt), (es, ts) = many_drives(D, n)
-        print(f"{D} drives x {n} requests (64 MiB, 30% reads, open loop): one clock {e1 / t1 / 1e6:.2f} M events/s "
-              f"({e1} events), {D} separate runs {es / ts / 1e6:.2f} M events/s ({es} events) -> "
-              f"{(e1 / t1) / (es / ts):.2f}x per event; one clock with the streams in turn {et / tt / 1e6:.2f} "
-              f"M events/s ({et} events) -> {(et / tt) / (es / ts):.2f}x")
-    print(f"FTL tables of one 64 MiB drive: {_ftl_bytes(_drive()) // 1024} KiB; L2 cache per core: {_l2_bytes()}")
+    D, n = 8, 40000
+    cfg = _drive()
+    for rate, ways in ((5000.0, RUNS[:3]), (1250.0, RUNS)):
+        r = many_drives(D, n, rate, cfg, ways)
+        m = {k: e / t / 1e6 for k, (e, t) in r.items()}
+        line = (f"{D} drives of {cfg.geometry.user_pages * cfg.geometry.page_size >> 20} MiB ({_ftl_bytes(cfg) // 1024} "
+                f"KiB of FTL tables each) x {n} requests at {rate:.0f} IOPS each, M events/s: one clock "
+                f"{m['one clock']:.2f} ({r['one clock'][0]} events); {D} separate runs {m['separate']:.2f} -> "
+                f"{m['one clock'] / m['separate']:.2f}x; ")
+        if "one drive" in m:
+            line += (f"one drive at {D * rate:.0f} IOPS (same total load) {m['one drive']:.2f} -> "
+                     f"{m['one clock'] / m['one drive']:.2f}x; ")
+        print(line + f"one clock, streams in turn {m['in turn']:.2f} -> {m['in turn'] / m['separate']:.2f}x of separate")
+    print(f"L2 cache per core: {_l2_bytes()}")
     for D, s in cold_compile():
         print(f"cold compile, first run with {D} member(s) (empty numba cache, CPU): {s} s")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -120,8 +120,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from flashlab import _heap as H
 from flashlab.ftl import _kernels as F
@@ -438,6 +441,28 @@ def _heap_push(heap, err, x, t):
 
 
 # ---------------------------------------------------------------- helpers
+@intrinsic
+def _rows(typingctx, a, rows):
+    """``a.reshape((rows, a.size // rows))`` for a C-contiguous 1-D ``a`` whose size ``rows``
+    divides (the caller's duty: unchecked): the same view, without numba's reshape, which calls
+    a C helper (``numba_attempt_nocopy_reshape``) that cost ~8% of the event loop's time when
+    :func:`_ftl` used it (4 calls a device's FTL state is handed out, several times an event)."""
+    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and isinstance(rows, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = make_array(sig.args[0])(context, builder, args[0])
+        out = make_array(sig.return_type)(context, builder)
+        r = context.cast(builder, args[1], sig.args[1], types.intp)
+        cols = builder.sdiv(builder.extract_value(src.shape, 0), r)
+        item = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype)))
+        populate_array(out, data=src.data, shape=[r, cols], strides=[builder.mul(cols, item), item],
+                       itemsize=src.itemsize, meminfo=src.meminfo)
+        return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+
+    return a.copy(ndim=2)(a, rows), codegen
+
+
 @_inline
 def _ftl(f, d):
     """Device d's FTL state as the FTL kernels' tuple ``(pages, l2p, blk, blk64, lists, ctr,
@@ -446,9 +471,8 @@ def _ftl(f, d):
     b0, b1 = f.blk_at[d], f.blk_at[d + 1]
     w0, w1 = f.blk64_at[d], f.blk64_at[d + 1]
     s0, s1 = f.lists_at[d], f.lists_at[d + 1]
-    return (f.pages[p0:p1].reshape((2, (p1 - p0) // 2)), f.l2p[f.l2p_at[d]:f.l2p_at[d + 1]],
-            f.blk[b0:b1].reshape((F.N_BLK, (b1 - b0) // F.N_BLK)), f.blk64[w0:w1].reshape((2, (w1 - w0) // 2)),
-            f.lists[s0:s1].reshape((2, (s1 - s0) // 2)), f.ctr[d], f.prm[d], f.rng[d])
+    return (_rows(f.pages[p0:p1], 2), f.l2p[f.l2p_at[d]:f.l2p_at[d + 1]], _rows(f.blk[b0:b1], F.N_BLK),
+            _rows(f.blk64[w0:w1], 2), _rows(f.lists[s0:s1], 2), f.ctr[d], f.prm[d], f.rng[d])
 
 
 @_inline
