@@ -109,7 +109,8 @@ def test_step_until_a_done_count_first():
 
 
 @pytest.mark.parametrize("until, message", [(float("nan"), "got nan"), (-1.0, r"got -1\.0"), ("soon", "str"),
-                                            (True, "bool"), (None, "NoneType")])
+                                            (True, "bool"), (None, "NoneType"),
+                                            (np.array([1.0]), "ndarray")])
 def test_bad_until_is_named(until, message):
     op, lba, pages, arrivals = _requests(DISK, 0)
     e = _engine(DISK, op, lba, pages, arrivals)

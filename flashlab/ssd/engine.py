@@ -178,7 +178,7 @@ class Engine:
     ``host_qd`` requests outstanding), per-device queue depths ``device_qd``, GC groups
     (``gc_group[d]``, -1 for none) with ``gc_limits[g]`` devices collecting at once.
 
-    ``max_pages``: the largest request (pages) the run may hold, which sizes the operation
+    ``max_pages``: the largest request (LBAs) the run may hold, which sizes the operation
     queues; None: the largest of ``pages``. A host model that fills request slots as it steps
     (see :meth:`step`) gives its own bound; a request beyond it that overflows a queue stops
     the run with "an operation queue overflowed" (:meth:`error`)."""
@@ -389,7 +389,7 @@ class Engine:
         the compiled entry point of that signature directly, skipping the dispatcher's typing of
         the ~100 state arrays on every call (about 8 us a call instead of 70)."""
         done = int(done)
-        until = math.inf if until == math.inf else _check_until(until, float(self.loop.now[0]))
+        until = until if type(until) is float and until == math.inf else _check_until(until, float(self.loop.now[0]))
         entry = getattr(self, "_entry", None)
         if entry is None:
             n = int(K.run_events(self.state, done, until))
