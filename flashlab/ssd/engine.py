@@ -159,6 +159,8 @@ def _write_cache(member) -> tuple[int, int, float]:
 
 def _check_until(until, now: float) -> float:
     """``until`` of :meth:`Engine.step` as a float: a real number (or inf) not before ``now``."""
+    if type(until) is float and until >= now:  # the usual case, checked first: a host model steps often
+        return until
     import numbers
 
     from flashlab._validate import quote
@@ -389,7 +391,7 @@ class Engine:
         the compiled entry point of that signature directly, skipping the dispatcher's typing of
         the ~100 state arrays on every call (about 8 us a call instead of 70)."""
         done = int(done)
-        until = until if type(until) is float and until == math.inf else _check_until(until, float(self.loop.now[0]))
+        until = _check_until(until, float(self.loop.now[0]))
         entry = getattr(self, "_entry", None)
         if entry is None:
             n = int(K.run_events(self.state, done, until))
