@@ -70,13 +70,24 @@ print(json.dumps(out))
 """
 
 
-def run_cases(tree: Path, cache: Path) -> dict:
+def run_cases(tree: Path, cache: Path, script: str = CASES) -> dict:
+    """The JSON that ``script`` prints last, run on ``tree``'s flashlab with numba cache ``cache``."""
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache))
     # in the tree: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH
-    p = subprocess.run([sys.executable, "-c", CASES], cwd=tree, env=env, capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError(f"cases failed in {tree}:\n{p.stderr[-3000:]}")
     return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def baseline_cases(rev: str, script: str = CASES) -> dict:
+    """:func:`run_cases` on git revision ``rev``'s flashlab (``git archive`` into a temporary
+    directory; its numba cache kept under ``.cache/``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "flashlab"], capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        return run_cases(Path(tmp), ROOT / ".cache" / f"numba-baseline-{rev}", script)
 
 
 def _streams(D: int, n: int, rate: float = 5000.0, cfg=None):
@@ -190,11 +201,7 @@ def cold_compile() -> list:
 
 def main() -> None:
     rev = sys.argv[sys.argv.index("--baseline") + 1] if "--baseline" in sys.argv else "d67db42"
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "flashlab"], capture_output=True,
-                                 check=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        base = run_cases(Path(tmp), ROOT / ".cache" / f"numba-baseline-{rev}")
+    base = baseline_cases(rev)
     new = run_cases(ROOT, Path(os.environ.get("NUMBA_CACHE_DIR", ROOT / ".cache" / "numba")))
     for name in new:
         (eb, tb), (en, tn) = base[name], new[name]

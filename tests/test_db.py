@@ -182,6 +182,26 @@ def test_smart_flash_logging_bad_input():
         redo_log(replace(CHEETAH_15K7, write_cache_bytes=8192), redo_block=4096, sessions=8)
 
 
+def test_data_file_writes_are_drawn_as_long_as_the_log_runs():
+    """A log on a disk without a controller cache, shared with 150 random 8 KiB writes a second:
+    commits average far over the 20 ms the first draw of data-file writes is sized for, so the
+    log outlasts it and runs again with more (it used to stop with an error). Same seed, same
+    run. At 200 a second the disk cannot keep up (about 5.5 ms a write): refused by name."""
+    from flashlab.device.hdd import CHEETAH_15K7
+
+    kw = dict(sessions=4, commits=300, redo_block=4096, seed=1)
+    r = redo_log(CHEETAH_15K7, disk_writes_per_s=150.0, **kw)
+    first_draw_us = (300 / 4 + 1) * (200 + 20_000) * 1.2  # think_us 200: the first draw's horizon
+    assert r.elapsed_us > 2 * first_draw_us and r.commit_latency["mean"] > 20_000
+    assert r.commit_us.size == 300 and np.isfinite(r.commit_us).all()
+    again = redo_log(CHEETAH_15K7, disk_writes_per_s=150.0, **kw)
+    assert np.array_equal(r.commit_us, again.commit_us) and np.array_equal(r.write_us, again.write_us)
+    quiet = redo_log(CHEETAH_15K7, disk_writes_per_s=0.0, **kw)
+    assert quiet.commit_latency["mean"] < 0.2 * r.commit_latency["mean"]
+    with pytest.raises(ValueError, match="disk_writes_per_s: 200 data-file writes a second overload the log's disk"):
+        redo_log(CHEETAH_15K7, disk_writes_per_s=200.0, **kw)
+
+
 @pytest.mark.parametrize("plp,factor", [(False, 4.0), (True, 1.0)])
 def test_flushed_4k_writes_on_16k_pages(plp, factor):
     """A flush after every 4 KiB write on 16 KiB NAND pages: without capacitors each flush pads

@@ -45,8 +45,10 @@ the disk copy in its blocks.
 writer's 8 KiB blocks, at random places beyond the log, Poisson arrivals) share the log's disk
 and, if it has one, its controller's write cache (``HddSpec.write_cache_bytes``): while the head
 is away writing one, log writes pile up in the cache, and a log write that finds the cache full
-waits for the head. They are issued at their arrival times while the log writer runs (the
-engine stops at each completion and at each arrival, which adds the next one).
+waits for the head. They are issued at their arrival times while the log writer runs: the
+engine runs up to the next one's arrival (``Engine.step``'s ``until``), which is then added, as
+if it had been known from the start. Arrivals are drawn in chunks from one seeded stream; a log
+that outlasts those drawn runs again with more (the earlier ones unchanged).
 
 Guy Harrison measured on Exadata X2 that a 4 KiB redo block instead of 512 B cut the elapsed
 time of a redo-heavy test by 70%; with smart flash logging on, the median log file sync rose
@@ -74,6 +76,9 @@ MAX_COMMITS = 100_000
 DISK_WRITE_BYTES = 8192
 #: Queue depth of a device racing another (smart flash logging) or behind a controller cache.
 DEVICE_QD = 32
+#: The other writes to the log's disk are drawn first for commits averaging 20 ms, then twice as
+#: many while the log outlasts them, up to this factor (a disk that far behind is overloaded).
+MAX_OTHER_DRAWS = 16
 _SIGMA = 1.0
 #: Smart flash logging races two devices from the first commit, so the flash must start in the
 #: state it keeps: written whole (the log has gone round before), plus this share of a drive fill
@@ -112,26 +117,52 @@ class RedoResult:
     copy_us: np.ndarray | None = None
 
 
+class _OtherWrites:
+    """The other writes to the log's disk (``disk_writes_per_s``): Poisson arrivals (``t``, us
+    from the log's start) at uniform random LBAs beyond the log (``lba``), :data:`DISK_WRITE_BYTES`
+    each (``blocks``) on member ``dev``. Drawn in chunks from one seeded stream: :meth:`draw`
+    adds arrivals after the last without changing those drawn before."""
+
+    def __init__(self, disk, per_s: float, dev: int, first: int, seed: int):
+        self.rng = np.random.default_rng(np.random.SeedSequence([seed, 12, 4]))
+        self.gap_us, self.dev = 1e6 / per_s, dev
+        self.blocks = -(-DISK_WRITE_BYTES // disk.block_size)
+        self.lba_range = (DISK_LOG_BYTES // disk.block_size, disk.lbas - self.blocks)
+        self.t, self.lba = np.zeros(0), np.zeros(0, np.int64)
+        self.first = first
+        self.draw(first)
+
+    def draw(self, n: int) -> None:
+        """Add ``n`` arrivals."""
+        lbas = self.rng.integers(*self.lba_range, n)
+        gaps = self.rng.exponential(self.gap_us, n)
+        self.t = np.concatenate((self.t, np.cumsum(np.concatenate((self.t[-1:], gaps)))[-n:]))
+        self.lba = np.concatenate((self.lba, lbas))
+
+
+class _Outlasted(Exception):
+    """The log writer ran past the last of the other writes drawn (draw more and run again)."""
+
+
 class _LogWriter:
     """The log writer's host I/Os in one engine run: request and host I/O slots are filled as the
     writes are decided (each host I/O's requests contiguous, host I/Os in issue order) and issued
     at their start time; the fill of the log region (``fill``: first page and pages of each
-    sequential write) runs first."""
+    sequential write) runs first. The disk's other writes (``other``, an :class:`_OtherWrites`)
+    are added at their arrival times: the engine runs up to each arrival (``Engine.step``'s
+    ``until``), which is then issued."""
 
-    def __init__(self, members, fill, max_writes, max_pages, seed, precondition, background=None):
+    def __init__(self, members, fill, max_writes, max_pages, seed, precondition, other=None):
         from flashlab.ssd.engine import Engine, Fanout
 
         starts, counts = fill
         nf = starts.size
-        # the other writes to the log's disk: arrival times, LBAs, blocks, and the disk's index
-        self.bg_t, self.bg_lba, self.bg_blocks, self.bg_dev = background or (np.zeros(0), None, 0, 0)
-        nb = self.bg_t.size
-        nreq = nf + 3 * max_writes + nb  # per write: two reads and one write, or its two copies
-        nhost = nf + 2 * max_writes + 2 * nb  # per write: at most one probe (no request) before it; per other write one
+        nb = 0 if other is None else other.t.size
+        nreq = nf + 3 * max_writes + nb  # per write: two reads and one write, or its two copies; per other write one
+        nhost = nf + max_writes + nb
         i64 = np.int64
         pages = np.ones(nreq, i64)
         pages[:nf] = counts
-        pages[-1] = max(max_pages, 1)  # the engine sizes its queues for the largest request
         lba = np.zeros(nreq, i64)
         lba[:nf] = starts
         first, n_first = np.zeros(nhost, i64), np.zeros(nhost, i64)
@@ -147,67 +178,73 @@ class _LogWriter:
         # (each copy waits only for its own device, which takes writes as they come: queue depth 32)
         qd = [DEVICE_QD if len(members) > 1 or getattr(m, "write_cache_bytes", 0) else 1 for m in members]
         self.eng = Engine(members, np.zeros(nreq, np.int8), lba, pages, np.zeros(nreq, i64), arrivals, 1, qd,
-                          [-1] * len(members), [], 1, seed, fan, None, precondition)
+                          [-1] * len(members), [], 1, seed, fan, None, precondition, max_pages=max_pages)
         self.req, self.hosts = self.eng.requests, self.eng.hosts
-        self.req.pages[-1] = 1
         self.nr, self.nh = nf, nf
-        self.b, self.probe = 0, -1  # the next other write to issue; its probe (an empty host I/O), -1: none
         self.last = nf - 1  # the log writer's last host I/O
-        self.step()
+        self._step(nf)
+        # the other writes' arrivals from the log's start (when its region is written); the next to issue
+        self.other, self.b = other, 0
+        self.other_t = np.zeros(0) if other is None else other.t + self.now
 
     @property
     def now(self) -> float:
         return float(self.eng.loop.now[0])
 
+    def _step(self, done: int, until: float = math.inf) -> None:
+        """``Engine.step``; an error, or no events left before ``done`` host I/Os are done and
+        before ``until``, is a RuntimeError."""
+        eng = self.eng
+        if eng.step(done, until) < done and (eng.error() or until == math.inf):
+            raise RuntimeError("the drive did not finish the log writer's write: "
+                               f"{eng.error() or 'no events left'}")
+
+    def _next_other(self) -> float:
+        """Arrival of the next other write (inf: none); raises :class:`_Outlasted` past the last
+        one drawn."""
+        if self.b < self.other_t.size:
+            return float(self.other_t[self.b])
+        if self.other_t.size:
+            raise _Outlasted
+        return math.inf
+
+    def _issue_other(self) -> None:
+        o, b = self.other, self.b
+        self._append(float(self.other_t[b]), [(OP_WRITE, int(o.lba[b]), o.blocks, o.dev)], 1, False)
+        self.b = b + 1
+
     def step(self) -> None:
         """Run until the last host I/O issued is done (a mirrored write: its first copy), issuing
         the disk's other writes as their times come. Without other writes every host I/O issued
-        so far is done then; with them, the engine stops at each completion and each probe (an
-        empty host I/O at the next other write's arrival, which is issued then)."""
-        if self.bg_t.size == 0 or self.nh == 0:
-            if self.eng.step(self.nh) < self.nh:
-                raise RuntimeError("the drive did not finish the log writer's write: "
-                                   f"{self.eng.error() or 'no events left'}")
+        so far is done then; with them, the engine stops at each completion (is it the log
+        writer's?) and before each other write's arrival, which is issued then."""
+        if self.other is None:
+            self._step(self.nh)
             return
-        h = self.last
-        while np.isnan(self.hosts.done[h]):
+        h, done = self.last, self.hosts.done
+        while math.isnan(done[h]):
+            t = self._next_other()
             target = int(self.eng.loop.done[0]) + 1
-            if self.eng.step(target) < target:
-                raise RuntimeError("the drive did not finish the log writer's write: "
-                                   f"{self.eng.error() or 'no events left'}")
-            if self.probe >= 0 and not np.isnan(self.hosts.done[self.probe]):
-                self.probe = -1
-                self._background(self.now, probe=True)
+            self._step(target, t)
+            if int(self.eng.loop.done[0]) < target:  # stopped before the other write's arrival
+                self._issue_other()
 
-    def _background(self, until: float, probe: bool) -> None:
-        """Issue the other writes arriving by ``until``; with ``probe``, then a probe at the next
-        one's arrival."""
-        while self.b < self.bg_t.size and self.bg_t[self.b] <= until:
-            b = self.b
-            self._append(float(self.bg_t[b]), [(OP_WRITE, int(self.bg_lba[b]), self.bg_blocks, self.bg_dev)], 1, False)
-            self.b += 1
-        if probe and self.b < self.bg_t.size:
-            # an empty host I/O: its slot is fresh (a dropped probe's slot is reused by the next
-            # host I/O, which sets every field), so its counts and rule are already 0
-            self.probe = self.nh
-            self.hosts.arrival[self.nh] = self.bg_t[self.b]
-            self.nh += 1
+    def advance(self, to: float) -> None:
+        """Process every event before ``to`` (us, not before now), issuing the other writes that
+        arrive before it; nothing at ``to`` or later has happened then."""
+        while (t := self._next_other()) < to:
+            self._step(self.nh + 1, t)
+            self._issue_other()
+        self._step(self.nh + 1, to)
 
     def issue(self, at: float, reqs, n_first: int, any_of: bool = False) -> int:
         """Host I/O of ``reqs`` ((op, lba, pages, device) each; the first ``n_first`` in its
         first phase, the rest after them) arriving at ``at`` (not before now); returns it. The
-        disk's other writes arriving by then go first; a pending probe (the last host I/O) is
-        dropped if not yet issued: it would come before."""
-        if self.bg_t.size == 0:
-            self.last_req = self.nr
-            return self._append(at, reqs, n_first, any_of)
-        if self.probe >= 0 and self.eng.loop.next[0] <= self.probe:
-            self.nh -= 1
-        self.probe = -1
-        self._background(at, probe=False)
+        disk's other writes arriving by then go first."""
+        while self._next_other() <= at:
+            self._issue_other()
         self.last_req = self.nr
         h = self.last = self._append(at, reqs, n_first, any_of)
-        self._background(at, probe=True)
         return h
 
     def _append(self, at: float, reqs, n_first: int, any_of: bool) -> int:
@@ -222,8 +259,78 @@ class _LogWriter:
         return h
 
     def finish(self) -> None:
-        """Run on until the events run out (the slower copies, the cache's programs)."""
+        """Run on until the events run out (the slower copies, the cache's programs; the other
+        writes arriving after the last commit are not issued)."""
         self.eng.step(self.nh + 1)
+
+
+def _commits(lw, sessions, commits, think_l, size_l, block, page, log_bytes, mirror, cached):
+    """The sessions and the log writer (see the module) on ``lw``'s engine until ``commits``
+    commits are done; ``think_l``, ``size_l``: each session's think times and redo sizes (used
+    cyclically). Returns per commit its arrival, end, bytes and write; per write its start,
+    length, host I/O, write request and page reads; the page reads and DRAM merges in all; the
+    log's start."""
+    # The sessions' bookkeeping is plain Python (a few sessions: list operations cost less than
+    # NumPy calls on tiny arrays); the same float64 arithmetic, so the same times.
+    per = len(think_l[0])
+    t0 = lw.now  # the log starts when its region is written
+    k = [0] * sessions  # each session's commits so far
+    ready = [t0 + think_l[s][0] for s in range(sessions)]  # when each session's next commit arrives
+    c_arr, c_end, c_bytes, c_write = [], [], [], []
+    w_start, w_len, w_host, w_req, w_reads = [], [], [], [], []
+    last_writer = {}  # page -> the write request that last wrote it
+    off, done, reads, merges = 0, 0, 0, 0
+    durable = lw.req.durable
+    while done < commits:
+        start = max(lw.now, min(ready))
+        grp = [s for s in range(sessions) if ready[s] <= start]
+        if len(grp) > commits - done:  # the last write carries only the commits asked for
+            grp = sorted(grp, key=ready.__getitem__)[:commits - done]  # stable: by arrival, then session
+        nbytes = [size_l[s][k[s] % per] for s in grp]
+        length = -(-sum(nbytes) // block) * block
+        if off + length > log_bytes:
+            off = 0  # the log wraps to its start
+        first, last = off // page, (off + length - 1) // page
+        j = len(w_start)
+        if mirror is not None:
+            d_lba = off // mirror.block_size
+            d_n = -(-(off + length) // mirror.block_size) - d_lba
+            h = lw.issue(start, [(OP_FUA, first, last - first + 1, 0), (OP_FUA, d_lba, d_n, 1)], 2, any_of=True)
+            w_reads.append(0)
+        else:
+            # the pages the write starts or ends inside (one, if both ends are in the same page)
+            partial = sorted({p for p, cut in ((first, off % page != 0), (last, (off + length) % page != 0)) if cut})
+            if partial and cached and start > lw.now:  # is the page still in the cache when the write starts?
+                lw.advance(start)
+            rd = []
+            for p in partial:
+                w = last_writer.get(p, -1)
+                if cached and w >= 0 and math.isnan(durable[w]):
+                    merges += 1  # acknowledged, not yet on NAND: the drive merges in DRAM
+                else:
+                    rd.append((OP_READ, p, 1, 0))
+            reads += len(rd)
+            w_reads.append(len(rd))
+            h = lw.issue(start, rd + [(OP_FUA, first, last - first + 1, 0)], len(rd))
+            for p in range(first, last + 1):
+                last_writer[p] = lw.last_req + len(rd)
+        lw.step()
+        end = float(lw.hosts.done[h])
+        for s, b in zip(grp, nbytes):
+            c_arr.append(ready[s])
+            c_bytes.append(b)
+            k[s] += 1
+            ready[s] = end + think_l[s][k[s] % per]
+        c_end.extend([end] * len(grp))
+        c_write.extend([j] * len(grp))
+        w_start.append(start)
+        w_len.append(length)
+        w_host.append(h)
+        w_req.append(lw.last_req + w_reads[-1])  # its write (the flash copy), after its reads
+        done += len(grp)
+        off += length
+    return (np.asarray(c_arr), np.asarray(c_end), np.asarray(c_bytes, np.int64), np.asarray(c_write, np.int64),
+            w_start, w_len, w_host, w_req, w_reads, reads, merges, t0)
 
 
 def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes: int = 2048,
@@ -284,93 +391,37 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
             raise ValueError(f"write_cache_bytes: the disk's controller cache ({disk.write_cache_bytes} bytes) must "
                              f"hold the largest log write ({largest} blocks of {disk.block_size} bytes); use a larger "
                              f"cache, fewer sessions or less redo_bytes")
-    background = None
+    other = None
     if disk_writes_per_s > 0:
-        # enough arrivals for a run whose commits average 20 ms (checked at the end)
+        # a first draw of arrivals for commits averaging 20 ms; a log that outlasts them runs again with more
+        # (see MAX_OTHER_DRAWS)
         horizon = (commits / sessions + 1) * (think_us + 20_000.0)
-        brng = np.random.default_rng(np.random.SeedSequence([seed, 12, 4]))
-        n_bg = int(horizon * disk_writes_per_s / 1e6 * 1.2) + 16
-        blocks = -(-DISK_WRITE_BYTES // disk.block_size)
-        first_free = DISK_LOG_BYTES // disk.block_size
-        lbas = brng.integers(first_free, disk.lbas - blocks, n_bg)
-        background = (np.cumsum(brng.exponential(1e6 / disk_writes_per_s, n_bg)), lbas, blocks, 0 if on_disk else 1)
+        other = _OtherWrites(disk, disk_writes_per_s, 0 if on_disk else 1,
+                             int(horizon * disk_writes_per_s / 1e6 * 1.2) + 16, seed)
     if on_disk or mirror is not None:
         fill = (np.zeros(0, np.int64), np.zeros(0, np.int64))
     else:
         starts = np.arange(0, log_pages, FILL_PAGES, dtype=np.int64)
         fill = (starts, np.minimum(FILL_PAGES, log_pages - starts))
     members = [config] if mirror is None else [config, mirror]
-    lw = _LogWriter(members, fill, commits, max(max_pages, FILL_PAGES), seed,
-                    MIRROR_PRECONDITION if mirror is not None else 0.0, background)
+    # the largest request to the flash drive (a disk takes one queue entry per request, whatever its size)
+    largest_request = max(max_pages, FILL_PAGES)
+    while True:
+        lw = _LogWriter(members, fill, commits, largest_request, seed,
+                        MIRROR_PRECONDITION if mirror is not None else 0.0, other)
+        try:
+            log = _commits(lw, sessions, commits, think.tolist(), size.tolist(), block, page, log_bytes, mirror,
+                           not on_disk and config.cache_bytes > 0)
+            break
+        except _Outlasted:
+            if other.t.size >= MAX_OTHER_DRAWS * other.first:
+                raise ValueError(f"disk_writes_per_s: {disk_writes_per_s:g} data-file writes a second overload the "
+                                 f"log's disk: {commits} commits outlasted {other.t.size} of them "
+                                 f"({other.t[-1] / 1e6:.1f} s); use a lower rate, fewer commits or a controller "
+                                 f"cache") from None
+            other.draw(other.t.size)  # twice as many: the first ones are kept, so the run is the same up to there
+    c_arr, c_end, c_bytes, c_write, w_start, w_len, w_host, w_req, w_reads, reads, merges, t0 = log
     req = lw.req
-    cached = not on_disk and config.cache_bytes > 0
-    t0 = lw.now  # the log starts when its region is written
-    if background is not None:
-        lw.bg_t += t0
-    # The sessions' bookkeeping is plain Python (a few sessions: list operations cost less than
-    # NumPy calls on tiny arrays); the same float64 arithmetic, so the same times.
-    think_l, size_l = think.tolist(), size.tolist()
-    k = [0] * sessions  # each session's commits so far
-    ready = [t0 + think_l[s][0] for s in range(sessions)]  # when each session's next commit arrives
-    c_arr, c_end, c_bytes, c_write = [], [], [], []
-    w_start, w_len, w_host, w_req, w_reads = [], [], [], [], []
-    last_writer = {}  # page -> the write request that last wrote it
-    off, done, reads, merges = 0, 0, 0, 0
-    durable = req.durable
-    while done < commits:
-        start = max(lw.now, min(ready))
-        grp = [s for s in range(sessions) if ready[s] <= start]
-        if len(grp) > commits - done:  # the last write carries only the commits asked for
-            grp = sorted(grp, key=ready.__getitem__)[:commits - done]  # stable: by arrival, then session
-        nbytes = [size_l[s][k[s] % per] for s in grp]
-        length = -(-sum(nbytes) // block) * block
-        if off + length > log_bytes:
-            off = 0  # the log wraps to its start
-        first, last = off // page, (off + length - 1) // page
-        j = len(w_start)
-        if mirror is not None:
-            d_lba = off // mirror.block_size
-            d_n = -(-(off + length) // mirror.block_size) - d_lba
-            h = lw.issue(start, [(OP_FUA, first, last - first + 1, 0), (OP_FUA, d_lba, d_n, 1)], 2, any_of=True)
-            w_reads.append(0)
-        else:
-            # the pages the write starts or ends inside (one, if both ends are in the same page)
-            partial = sorted({p for p, cut in ((first, off % page != 0), (last, (off + length) % page != 0)) if cut})
-            if partial and cached and start > lw.now:  # is the page still in the cache when the write starts?
-                lw.issue(start, [], 0)
-                lw.step()
-            rd = []
-            for p in partial:
-                w = last_writer.get(p, -1)
-                if cached and w >= 0 and math.isnan(durable[w]):
-                    merges += 1  # acknowledged, not yet on NAND: the drive merges in DRAM
-                else:
-                    rd.append((OP_READ, p, 1, 0))
-            reads += len(rd)
-            w_reads.append(len(rd))
-            h = lw.issue(start, rd + [(OP_FUA, first, last - first + 1, 0)], len(rd))
-            for p in range(first, last + 1):
-                last_writer[p] = lw.last_req + len(rd)
-        lw.step()
-        end = float(lw.hosts.done[h])
-        for s, b in zip(grp, nbytes):
-            c_arr.append(ready[s])
-            c_bytes.append(b)
-            k[s] += 1
-            ready[s] = end + think_l[s][k[s] % per]
-        c_end.extend([end] * len(grp))
-        c_write.extend([j] * len(grp))
-        w_start.append(start)
-        w_len.append(length)
-        w_host.append(h)
-        w_req.append(lw.last_req + w_reads[-1])  # its write (the flash copy), after its reads
-        done += len(grp)
-        off += length
-    c_arr, c_end = np.asarray(c_arr), np.asarray(c_end)
-    c_bytes, c_write = np.asarray(c_bytes, np.int64), np.asarray(c_write, np.int64)
-    if background is not None and lw.b >= lw.bg_t.size:
-        raise RuntimeError(f"disk_writes_per_s: the log outlasted the {lw.bg_t.size} other writes drawn for it "
-                           f"(commits averaging over 20 ms)")
     lw.finish()
     hosts = np.asarray(w_host)
     flash_first, copy_us = float("nan"), None

@@ -1403,10 +1403,12 @@ def _on_channel(e, c):
 
 # ---------------------------------------------------------------- the event loop
 @_kernel
-def run_events(e, stop_done):
-    """Process events until ``stop_done`` host I/Os have completed, the events run out, or an
-    error is flagged. Open-loop arrivals come from the host I/Os' arrival times, in order; a
-    closed loop's first host I/Os are issued first (``loop.to_issue`` holds its queue depth)."""
+def run_events(e, stop_done, until):
+    """Process events until ``stop_done`` host I/Os have completed, the events run out, the next
+    event is at ``until`` (us) or later (it stays unprocessed, the clock at the last event
+    processed), or an error is flagged. Open-loop arrivals come from the host I/Os' arrival
+    times, in order; a closed loop's first host I/Os are issued first (``loop.to_issue`` holds
+    its queue depth)."""
     loop, heap, hs = e.loop, e.heap, e.hosts
     closed = loop.closed[0]
     nhost = hs.first.size
@@ -1425,6 +1427,8 @@ def run_events(e, stop_done):
             t_arr = hs.arrival[loop.next[0]]
         if t_arr == inf and t_heap == inf:
             break
+        if t_arr >= until and t_heap >= until:
+            break  # the next event is not before until: a host I/O arriving at until may still be added
         loop.events[0] += 1
         if t_arr <= t_heap:
             loop.now[0] = t_arr

@@ -156,15 +156,38 @@ def _write_cache(member) -> tuple[int, int, float]:
         return member.write_cache_blocks, 1, member.write_cache_latency_us
     return 0, 0, 0.0
 
+
+def _check_until(until, now: float) -> float:
+    """``until`` of :meth:`Engine.step` as a float: a real number (or inf) not before ``now``."""
+    if type(until) is float and until >= now:  # the usual case, checked first: a host model steps often
+        return until
+    import numbers
+
+    from flashlab._validate import quote
+
+    rng = f"[{now!r}, inf] (not before the engine's clock)"
+    if isinstance(until, (bool, np.bool_)) or not isinstance(until, numbers.Real):
+        raise ValueError(f"until must be a time (us) in {rng}; got {quote(until)} ({type(until).__name__})")
+    t = float(until)
+    if not t >= now:  # NaN too
+        raise ValueError(f"until must be a time (us) in {rng}; got {quote(until)}")
+    return t
+
+
 class Engine:
     """The kernel state of one run: ``members`` (SsdConfig or HddSpec objects), request arrays
     (``op``, ``lba``, ``pages``, ``device``), open-loop ``arrivals`` (None: closed loop keeping
     ``host_qd`` requests outstanding), per-device queue depths ``device_qd``, GC groups
-    (``gc_group[d]``, -1 for none) with ``gc_limits[g]`` devices collecting at once."""
+    (``gc_group[d]``, -1 for none) with ``gc_limits[g]`` devices collecting at once.
+
+    ``max_pages``: the largest request (LBAs) the run may hold, which sizes the operation
+    queues; None: the largest of ``pages``. A host model that fills request slots as it steps
+    (see :meth:`step`) gives its own bound; a request beyond it that overflows a queue stops
+    the run with "an operation queue overflowed" (:meth:`error`)."""
 
     def __init__(self, members, op, lba, pages, device, arrivals, host_qd, device_qd, gc_group,
                  gc_limits, samples, seed, fanout=None, gc_sync=None, precondition_fills=0.0,
-                 write_cache_pages=0):
+                 write_cache_pages=0, max_pages=None):
         from flashlab.device.hdd import HddSpec
         from flashlab.ssd.sim import SCHEDULERS, SsdConfig
 
@@ -176,7 +199,15 @@ class Engine:
         self.drain = bool(fan.rule.any() or fan.cache_pages.any())
         self.sample_every = max(1, n // samples)
         rows = n // self.sample_every + 2
-        max_pages = int(pages.max())
+        largest = int(pages.max())
+        if max_pages is None:
+            max_pages = largest
+        else:
+            from flashlab._validate import check_int
+            max_pages = check_int("max_pages", max_pages, 1, 2**31 - 1)
+            if max_pages < largest:
+                raise ValueError(f"max_pages must be at least the largest request, {largest} pages (request "
+                                 f"{int(np.argmax(pages))}), up to {2**31 - 1}; got {max_pages}")
         units = [m.units if isinstance(m, SsdConfig) else 1 for m in members]
         service = np.zeros(n, np.float64)
         chans = [m.geometry.channels if isinstance(m, SsdConfig) else 0 for m in members]
@@ -328,7 +359,7 @@ class Engine:
         with tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
             done = 0
             while done < n:
-                new = int(K.run_events(e, min(n, done + step)))
+                new = int(K.run_events(e, min(n, done + step), math.inf))
                 bar.update(new - done)
                 if new == done or self.loop.err[0] != K.ERR_NONE:
                     break  # no more events (stalled) or an error
@@ -336,28 +367,39 @@ class Engine:
         if (self.drain or self.cache.on.any()) and done == n and self.loop.err[0] == K.ERR_NONE:
             # no host I/O is left to complete: run until the events run out (requests done after
             # their host I/O; with the power on, the drives' caches destage what they still hold)
-            K.run_events(e, n + 1)
+            K.run_events(e, n + 1, math.inf)
 
-    def step(self, done: int) -> int:
-        """Process events until ``done`` host I/Os are done, the events run out (an open loop's
-        host I/O whose arrival is still ``inf`` is not an event: a host model above sets its
-        arrival and its requests when it decides them, then steps on) or an error is flagged;
-        returns the host I/Os done. Stopped at a host I/O's completion, the clock reads its
-        time and nothing later has happened.
+    def step(self, done: int, until: float = math.inf) -> int:
+        """Process events until ``done`` host I/Os are done, the next event is at ``until`` (us)
+        or later, the events run out (an open loop's host I/O whose arrival is still ``inf`` is
+        not an event: a host model above sets its arrival and its requests when it decides them,
+        then steps on) or an error is flagged; returns the host I/Os done.
+
+        The clock (``loop.now``) then reads the time of the last event processed: stopped at a
+        host I/O's completion, that completion's time; stopped by ``until``, every event before
+        ``until`` has happened and none at ``until`` or later (the clock is not moved to
+        ``until``). Host I/Os added then with arrivals at ``until`` or later (after the last
+        arrival set) run exactly as if they had been known from the start: at equal times the
+        engine takes arrivals before the events of its heap, and none at ``until`` has been taken
+        yet. So stepping in pieces gives the same run as one step to the end.
+
+        ``until``: a float not before the clock (NaN is an error; ``inf``, the default, means no
+        time limit).
 
         A host model steps once per host I/O it decides, so the call's cost counts: after the
         first step (through numba's dispatcher, which compiles or loads the kernel), steps call
         the compiled entry point of that signature directly, skipping the dispatcher's typing of
         the ~100 state arrays on every call (about 8 us a call instead of 70)."""
         done = int(done)
+        until = _check_until(until, float(self.loop.now[0]))
         entry = getattr(self, "_entry", None)
         if entry is None:
-            n = int(K.run_events(self.state, done))
+            n = int(K.run_events(self.state, done, until))
             from numba import typeof
-            cres = K.run_events.overloads.get((typeof(self.state), typeof(done)))
+            cres = K.run_events.overloads.get((typeof(self.state), typeof(done), typeof(until)))
             self._entry = cres.entry_point if cres is not None else K.run_events
             return n
-        return int(entry(self.state, done))
+        return int(entry(self.state, done, until))
 
     def error(self) -> str:
         """What stopped the run (and on which device), or empty."""
