@@ -697,6 +697,12 @@ def _submit(e, cls, u, kind, ppn, ref):
         _maybe_suspend(e, u)
 
 
+# A host read's submission is inlined (numba level) in the event loop: LLVM left a call of
+# _submit there, and passing the Engine's ~160 arrays by value (~9 KB of arguments) took about a
+# fifth of the event loop's time in a run with 30% host reads (perf profile; issue 8).
+_submit_read = _inline(_submit.py_func)
+
+
 # ---------------------------------------------------------------- page types
 @_inline
 def _choose_type(dev, programs, d, u, ppn, gc):
@@ -834,35 +840,44 @@ def _sync_due(dev, groups, ctr, d):
 
 
 @_inline
-def _update_gc(e, d):
-    """Foreground state from the free-block count; start a GC job when one is due and the
-    device's GC group has a free slot."""
-    dev = e.devices
+def _update_gc(dev, jobs, groups, ctr, loop, d):
+    """Foreground state from the free-block count. Returns True when a GC job is due and the
+    device's GC group has a free slot: the caller then runs :func:`_start_jobs` (a kernel
+    taking the Engine, called only then: this check runs after every host write)."""
     mode = dev.gc[d]
     if mode == GC_OFF:
-        return
-    _wake(e.devices, e.loop, d)
-    free = e.ftls.ctr[d, F.FREE_BLOCKS]
+        return False
+    _wake(dev, loop, d)
+    free = ctr[d, F.FREE_BLOCKS]
     fg = free < dev.gc_critical[d]
     if fg and dev.fg[d] == 0:
         dev.fg[d] = 1
         dev.tokens[d] = 0.0
-        dev.fg_since[d] = e.loop.now[0]
+        dev.fg_since[d] = loop.now[0]
     elif not fg and dev.fg[d] != 0:
         dev.fg[d] = 0
-        dev.fg_time[d] += e.loop.now[0] - dev.fg_since[d]
-    if e.jobs.victim[d] < 0 and e.loop.err[0] == ERR_NONE:
+        dev.fg_time[d] += loop.now[0] - dev.fg_since[d]
+    if jobs.victim[d] < 0 and loop.err[0] == ERR_NONE:
         g = dev.group[d]
-        if fg or (mode == GC_BG and free < dev.gc_background[d]) or _sync_due(dev, e.groups, e.ftls.ctr, d):
-            if g < 0 or e.groups.active[g] < e.groups.limit[g]:
-                _start_job(e, d)
-                if g >= 0 and e.groups.sync[g] != 0:
-                    # synchronised GC: the members of the group with room to gain collect now too
-                    for d2 in range(dev.kind.size):
-                        if (d2 != d and dev.group[d2] == g and e.jobs.victim[d2] < 0
-                                and _sync_due(dev, e.groups, e.ftls.ctr, d2)
-                                and e.groups.active[g] < e.groups.limit[g] and e.loop.err[0] == ERR_NONE):
-                            _start_job(e, d2)
+        if fg or (mode == GC_BG and free < dev.gc_background[d]) or _sync_due(dev, groups, ctr, d):
+            return g < 0 or groups.active[g] < groups.limit[g]
+    return False
+
+
+@_callee
+def _start_jobs(e, d):
+    """Start device d's GC job (:func:`_update_gc` found one due) and, in a synchronised GC
+    group, those of the other members with room to gain."""
+    _start_job(e, d)
+    dev, groups = e.devices, e.groups
+    g = dev.group[d]
+    if g >= 0 and groups.sync[g] != 0:
+        # synchronised GC: the members of the group with room to gain collect now too
+        for d2 in range(dev.kind.size):
+            if (d2 != d and dev.group[d2] == g and e.jobs.victim[d2] < 0
+                    and _sync_due(dev, groups, e.ftls.ctr, d2)
+                    and groups.active[g] < groups.limit[g] and e.loop.err[0] == ERR_NONE):
+                _start_job(e, d2)
 
 
 # ---------------------------------------------------------------- host requests
@@ -1149,7 +1164,7 @@ def _dispatch(e, d):
                 if ppn < 0:  # unmapped: answered without a flash read
                     req.left[i] -= 1
                 else:
-                    _submit(e, Q_READ, _unit_of(e.devices, d, ppn), K_HREAD, ppn, i)
+                    _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), K_HREAD, ppn, i)
             if req.left[i] == 0:
                 req.start[i] = e.loop.now[0]
                 _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
@@ -1223,7 +1238,8 @@ def _dispatch(e, d):
             _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_HWRITE, ppn, i)
         if through and slots > 1:
             _pad_page(e, d)
-        _update_gc(e, d)
+        if _update_gc(dev, e.jobs, e.groups, e.ftls.ctr, e.loop, d):
+            _start_jobs(e, d)
 
 
 @_inline
@@ -1370,7 +1386,8 @@ def _end_job(e, d):
     for j in range(-1, e.devices.kind.size if g >= 0 else 0):
         if j < 0 or (j != d and e.devices.group[j] == g and e.jobs.victim[j] < 0):
             d2 = d if j < 0 else j  # not inside the call: that would copy the Engine (a phi node)
-            _update_gc(e, d2)
+            if _update_gc(e.devices, e.jobs, e.groups, e.ftls.ctr, e.loop, d2):
+                _start_jobs(e, d2)
 
 
 # ---------------------------------------------------------------- a channel transfer ends
