@@ -204,7 +204,8 @@ def read(vth, v_ref):
 #: * ``tunnel_area = 25 nm x 25 nm``: the channel of a cell at 25 nm half pitch (F x F).
 #: * ``c_cg = 4.8e-18 F``: ``PlanarCell(25).c_cg_af`` (4.78 aF) rounded; ~30 electrons per volt
 #:   (33 mV per electron), so the 3.35 V window of ``PlanarCell`` holds about 100 electrons, the
-#:   figure quoted for 2X-nm MLC (Cai et al. 2015; Prall 2007; Compagnoni et al. 2017).
+#:   figure Cai et al. 2015 give for the 2Y-nm MLC cells they measured (also Prall 2007;
+#:   Compagnoni et al. 2017).
 #: * ``coupling = 0.525``: ``PlanarCell(25).gate_coupling``, C_CG over C_CG + C_tunnel + two
 #:   bit-line neighbours; floating-gate cells were designed for ~0.6 (Pavan et al. 1997; Prall 2007),
 #:   which shrinking made ever harder to keep.
