@@ -1382,12 +1382,13 @@ def _end_job(e, d):
     g = e.devices.group[d]
     if g >= 0:
         e.groups.active[g] -= 1
-    # this device (j = -1), then the others of its group in order: one inlined _update_gc
-    for j in range(-1, e.devices.kind.size if g >= 0 else 0):
-        if j < 0 or (j != d and e.devices.group[j] == g and e.jobs.victim[j] < 0):
-            d2 = d if j < 0 else j  # not inside the call: that would copy the Engine (a phi node)
-            if _update_gc(e.devices, e.jobs, e.groups, e.ftls.ctr, e.loop, d2):
-                _start_jobs(e, d2)
+    if _update_gc(e.devices, e.jobs, e.groups, e.ftls.ctr, e.loop, d):
+        _start_jobs(e, d)
+    if g >= 0:  # then the others of its group, in order
+        for j in range(e.devices.kind.size):
+            if j != d and e.devices.group[j] == g and e.jobs.victim[j] < 0:
+                if _update_gc(e.devices, e.jobs, e.groups, e.ftls.ctr, e.loop, j):
+                    _start_jobs(e, j)
 
 
 # ---------------------------------------------------------------- a channel transfer ends
