@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 from bokeh.layouts import column, row
-from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, FixedTicker, LinearColorMapper,
-                          NumeralTickFormatter, Range1d, Span)
+from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, LinearColorMapper,
+                          Range1d, Span)
 
 from ..device import Geometry
 from ..ftl.stepper import TINY_CONFIG, TINY_GEOMETRY
@@ -31,7 +31,8 @@ from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, 
 from ..workload import Workload
 from .explorable import Control, Explorable, StaticExplorable
 from .style import (
-    HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, style_legend, summary_column, summary_html,
+    HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, style_legend, summary_column,
+    summary_html,
 )
 
 #: Page colours: free, valid, stale (indexed by the snapshot's page state).
@@ -441,8 +442,7 @@ def wa_vs_op(blocks: int = 4096, pages_per_block: int = 32, seed: int = 0) -> Ex
         p.scatter("op", "wa", source=sim, size=9, color="black", marker="circle", legend_label="simulated")
         p.scatter("op", "wa", source=here, size=18, color=HIGHLIGHT, marker="diamond", line_color="black",
                   legend_label="this setting")
-        p.xaxis.ticker = FixedTicker(ticks=list(WA_OP_TICKS), minor_ticks=[])
-        p.xaxis.formatter = NumeralTickFormatter(format="0.[00]")
+        label_ticks(p.xaxis, WA_OP_TICKS, "0.[00]")
         legend_below(p)
         return summary_column(data, p, targets={"sim": sim, "here": here})
 

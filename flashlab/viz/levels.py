@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Div, FixedTicker, NumeralTickFormatter, Span
+from bokeh.models import ColumnDataSource, Div, Span
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
@@ -21,8 +21,8 @@ from ..cell.levels import program_times, read_latency_us
 from ..presets import MLC_2YNM, PRESETS, TLC_1XNM, Technology
 from .explorable import Control, Explorable
 from .style import (
-    ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, legend_below, new_figure, style_legend, summary_column,
-    summary_html,
+    ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, style_legend,
+    summary_column, summary_html,
 )
 
 #: Colour of each page type (LSB, CSB, MSB, TSB; MLC's MSB takes the third).
@@ -505,8 +505,7 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
                    legend_label="this step")
         style_legend(p1, "bottom_right")
         # Plain P/E counts on the log axis (its own ticker labels only two decades, as 1.000e+5).
-        p1.yaxis.ticker = FixedTicker(ticks=[1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000])
-        p1.yaxis.formatter = NumeralTickFormatter(format="0,0")
+        label_ticks(p1.yaxis, (1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000), "0,0")
         p2 = new_figure(f"Worst page RBER after {retention_days:g} days (read-retry)", "P/E cycles",
                         "RBER (bit errors per bit read)", height=280, x_axis_type="log", y_axis_type="log",
                         y_range=(1e-9, 0.1), x_range=(100, 1e5))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bokeh.layouts import column
-from bokeh.models import Div, HoverTool
+from bokeh.models import Div, FixedTicker, HoverTool, NumeralTickFormatter
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
@@ -35,6 +35,13 @@ def new_figure(title: str, x_label: str, y_label: str, *, height: int = 300,
     if tooltips:
         p.add_tools(HoverTool(tooltips=tooltips))
     return p
+
+
+def label_ticks(axis, ticks, fmt: str) -> None:
+    """Label ``axis`` at exactly ``ticks`` (no minor ticks), formatted with the numeral format
+    ``fmt``: a log axis's own ticker labels only whole decades, e.g. 0.5 and 1 or 50 and 100."""
+    axis.ticker = FixedTicker(ticks=[float(t) for t in ticks], minor_ticks=[])
+    axis.formatter = NumeralTickFormatter(format=fmt)
 
 
 def style_legend(p, location: str = "top_left") -> None:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, FixedTicker, PrintfTickFormatter
+from bokeh.models import ColumnDataSource
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import UBER_CLIENT, correctable_rber
@@ -19,7 +19,9 @@ from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC
                     cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns, shrink_sweep)
 from .explorable import Control, Explorable, StaticExplorable
 from .levels import CELL_LEGEND, FLOOR, VTH_LABEL, _density_columns, _state_color
-from .style import HIGHLIGHT, PALETTE, REFERENCE, legend_below, new_figure, summary_column, summary_html
+from .style import (
+    HIGHLIGHT, PALETTE, REFERENCE, label_ticks, legend_below, new_figure, summary_column, summary_html,
+)
 
 #: Planar nodes of the shrink explorable, nm (large to small).
 NODES = (120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0)
@@ -31,8 +33,7 @@ SHRINK_PE = {"SLC": 100_000.0, "MLC": 3000.0, "TLC": 1000.0}
 
 def _node_axis(p, nodes=NODES):
     """Label a log feature-size axis at the node values themselves (a log ticker shows only 50, 100)."""
-    p.xaxis.ticker = FixedTicker(ticks=[float(f) for f in nodes], minor_ticks=[])
-    p.xaxis.formatter = PrintfTickFormatter(format="%g")
+    label_ticks(p.xaxis, nodes, "0.[0]")
 
 
 @lru_cache(maxsize=8)
