@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -138,6 +139,26 @@ class _OtherWrites:
         gaps = self.rng.exponential(self.gap_us, n)
         self.t = np.concatenate((self.t, np.cumsum(np.concatenate((self.t[-1:], gaps)))[-n:]))
         self.lba = np.concatenate((self.lba, lbas))
+
+
+class _Log(NamedTuple):
+    """What :func:`_commits` returns. Per commit: ``c_arr`` (arrival, us), ``c_end`` (its write's
+    end, us), ``c_bytes`` (its redo), ``c_write`` (the write that carried it). Per log write:
+    ``w_start`` (us), ``w_len`` (bytes), ``w_host`` (its host I/O), ``w_req`` (its write request,
+    the flash copy), ``w_reads`` (its page reads). In all: ``reads`` (page reads) and ``merges``
+    (DRAM merges); ``t0``: the log's start (us)."""
+    c_arr: np.ndarray
+    c_end: np.ndarray
+    c_bytes: np.ndarray
+    c_write: np.ndarray
+    w_start: list
+    w_len: list
+    w_host: list
+    w_req: list
+    w_reads: list
+    reads: int
+    merges: int
+    t0: float
 
 
 class _Outlasted(Exception):
@@ -267,9 +288,7 @@ class _LogWriter:
 def _commits(lw, sessions, commits, think_l, size_l, block, page, log_bytes, mirror, cached):
     """The sessions and the log writer (see the module) on ``lw``'s engine until ``commits``
     commits are done; ``think_l``, ``size_l``: each session's think times and redo sizes (used
-    cyclically). Returns per commit its arrival, end, bytes and write; per write its start,
-    length, host I/O, write request and page reads; the page reads and DRAM merges in all; the
-    log's start."""
+    cyclically). Returns a :class:`_Log`."""
     # The sessions' bookkeeping is plain Python (a few sessions: list operations cost less than
     # NumPy calls on tiny arrays); the same float64 arithmetic, so the same times.
     per = len(think_l[0])
@@ -329,8 +348,8 @@ def _commits(lw, sessions, commits, think_l, size_l, block, page, log_bytes, mir
         w_req.append(lw.last_req + w_reads[-1])  # its write (the flash copy), after its reads
         done += len(grp)
         off += length
-    return (np.asarray(c_arr), np.asarray(c_end), np.asarray(c_bytes, np.int64), np.asarray(c_write, np.int64),
-            w_start, w_len, w_host, w_req, w_reads, reads, merges, t0)
+    return _Log(np.asarray(c_arr), np.asarray(c_end), np.asarray(c_bytes, np.int64), np.asarray(c_write, np.int64),
+                w_start, w_len, w_host, w_req, w_reads, reads, merges, t0)
 
 
 def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes: int = 2048,
@@ -420,21 +439,19 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
                                  f"({other.t[-1] / 1e6:.1f} s); use a lower rate, fewer commits or a controller "
                                  f"cache") from None
             other.draw(other.t.size)  # twice as many: the first ones are kept, so the run is the same up to there
-    c_arr, c_end, c_bytes, c_write, w_start, w_len, w_host, w_req, w_reads, reads, merges, t0 = log
-    req = lw.req
+    req, t0 = lw.req, log.t0
     lw.finish()
-    hosts = np.asarray(w_host)
+    hosts = np.asarray(log.w_host)
     flash_first, copy_us = float("nan"), None
     if mirror is not None:
-        fr = np.asarray(w_req)
+        fr = np.asarray(log.w_req)
         flash_first = float((req.done[fr] <= req.done[fr + 1]).mean())
-        copy_us = np.stack((req.done[fr], req.done[fr + 1]), axis=1) - np.asarray(w_start)[:, None]
-    lat = c_end - c_arr
-    w_len = np.asarray(w_len, np.int64)
-    pages_written = int(sum(req.pages[r] for r in w_req))
-    return RedoResult(commit_us=lat, commit_arrival_us=c_arr - t0, commit_bytes=c_bytes, commit_write=c_write,
-                      write_start_us=np.asarray(w_start) - t0, write_bytes=w_len,
-                      write_reads=np.asarray(w_reads, np.int64),
-                      write_us=lw.hosts.done[hosts] - lw.hosts.arrival[hosts], elapsed_us=float(c_end.max() - t0),
-                      commit_latency=latency_summary(lat), rmw_reads=reads, dram_merges=merges,
+        copy_us = np.stack((req.done[fr], req.done[fr + 1]), axis=1) - np.asarray(log.w_start)[:, None]
+    lat = log.c_end - log.c_arr
+    pages_written = int(sum(req.pages[r] for r in log.w_req))
+    return RedoResult(commit_us=lat, commit_arrival_us=log.c_arr - t0, commit_bytes=log.c_bytes,
+                      commit_write=log.c_write, write_start_us=np.asarray(log.w_start) - t0,
+                      write_bytes=np.asarray(log.w_len, np.int64), write_reads=np.asarray(log.w_reads, np.int64),
+                      write_us=lw.hosts.done[hosts] - lw.hosts.arrival[hosts], elapsed_us=float(log.c_end.max() - t0),
+                      commit_latency=latency_summary(lat), rmw_reads=log.reads, dram_merges=log.merges,
                       pages_written=pages_written, flash_first=flash_first, copy_us=copy_us)
