@@ -19,8 +19,9 @@ serially, over local processes, or on a Dask cluster:
   ``SeedSequence.spawn`` would make, keyed by the point's value instead of its position. The
   same point has the same seed in any grid, any order and on any worker (:func:`point_seed`).
 * **Workers** run numba single-threaded (``NUMBA_NUM_THREADS=1``: the sweep is the parallel
-  part) and share the on-disk compile cache (``NUMBA_CACHE_DIR``, passed on from this process),
-  so each kernel compiles once, not once per worker.
+  part) and share the on-disk compile cache (``NUMBA_CACHE_DIR``, passed on from this process):
+  once it is warm they load the kernels from it, but on a cold cache each worker that starts at
+  once compiles its own copy.
 * **Resume.** With ``results="file.parquet"`` every finished point is saved (at most every
   2 s, and when the sweep ends or is interrupted), keyed by the point; a later call with the
   same function and seed loads those points instead of recomputing them.

@@ -135,7 +135,7 @@ def test_temp_sort_writes_then_reads_the_same_bytes_on_flash_and_disk():
 
 def test_smart_flash_logging_trims_the_tail_not_the_median():
     """Issue 12's check: with smart flash logging p99.9 commit time falls clearly while the median
-    does not improve (Harrison on Exadata: median 500 us with it, 481 without; flash first 3.8%).
+    does not improve (Harrison on Exadata: median 500 us with it, 481 without; flash first 3.5%).
     The disk sits behind a battery-backed controller cache (acknowledges in 50 us) and shares it
     with data-file writes (60 a second, random 8 KiB): while the head is away writing one, log
     writes pile up in the cache, and when it fills a commit waits for the head (milliseconds).
