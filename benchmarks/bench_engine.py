@@ -22,6 +22,16 @@ which that single drive does not pay. A ``perf record -e cpu-clock`` profile of 
 put about half of the extra time per event on those two (the heap's sift-down and the two
 table lookups), the rest spread thin over the loop.
 
+Two remedies were tried and measured, and neither is in the engine, because neither made the
+loop faster (2026-11-24, a machine with 2 MiB of L2 per core, 8 drives at 5,000 IOPS, A/B runs
+interleaved): software prefetching of the next arrivals' L2P and P2L entries (llvm.prefetch two
+arrivals ahead) removed both lookups' stalls from the profile, yet the one-clock run gained only
+1-2%, within noise: the time moved to other loads; and a radix heap in place of the binary heap
+(monotone event times, buckets by the highest differing bit, O(1) push), which replayed the
+recorded heap operations of the 8-drive run 30% faster on its own, made the one-clock run 2%
+and separate runs 5% slower inside the loop. A 4-ary heap and a binary heap whose pop sinks the
+hole to a leaf without the early exit (Floyd) were no faster on the replay either.
+
 Last, the cold compile time (CPU seconds, empty numba cache) of a first run with 1 member,
 then with 8 (the member count is data: the second compiles nothing). Prints the load average
 (the machine may be shared). Asserts nothing (DESIGN.md).
