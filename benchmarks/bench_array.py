@@ -4,7 +4,7 @@ default-size array explorable point takes.
 ``python benchmarks/bench_array.py``. Events per second count the event loop (``run_events``)
 alone; the explorable time is the whole :func:`flashlab.array.simulate_array` call (layout,
 preconditioning, event loop, results) at its defaults. Compiled code comes from the numba cache
-(a first run compiles). Asserts nothing (DESIGN.md).
+(a first run compiles). Asserts nothing (CONTRIBUTING.md).
 """
 
 from __future__ import annotations

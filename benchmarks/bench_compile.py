@@ -13,7 +13,7 @@ Engine, how many copies of the Engine its body holds after numba inlines its hel
 helper's arguments are bound to fresh variables: each copy of the Engine's ~160 arrays costs
 about a second of LLVM time), found in numba's untyped IR without compiling anything.
 ``--baseline REV`` runs the same in git revision REV's tree (``git archive``) beside this tree,
-both processes at once, so both see the same load. Asserts nothing (DESIGN.md).
+both processes at once, so both see the same load. Asserts nothing (CONTRIBUTING.md).
 """
 
 from __future__ import annotations

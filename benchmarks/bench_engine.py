@@ -34,7 +34,7 @@ hole to a leaf without the early exit (Floyd) were no faster on the replay eithe
 
 Last, the cold compile time (CPU seconds, empty numba cache) of a first run with 1 member,
 then with 8 (the member count is data: the second compiles nothing). Prints the load average
-(the machine may be shared). Asserts nothing (DESIGN.md).
+(the machine may be shared). Asserts nothing (CONTRIBUTING.md).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """How fast the explorables respond: the live update (one engine call plus the figure update)
 and the static grid precomputed at book-build time. Prints figures; asserts nothing.
 
-Target (DESIGN.md / issues): a live update under 100 ms at the size the chapter's live
+Target (issues): a live update under 100 ms at the size the chapter's live
 dashboard uses.
 """
 

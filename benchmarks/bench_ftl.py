@@ -11,7 +11,7 @@ descheduled on a shared machine does not count); the rounds alternate and the be
 ``--repeat`` is kept.
 Also prints the FTL's memory per physical page, the plain-Python reference FTL on a small
 device and the time of the explorable-sized points the book precomputes. Asserts nothing
-(DESIGN.md: tests never assert on time).
+(CONTRIBUTING.md: tests never assert on time).
 
 Run: ``NUMBA_CACHE_DIR=.cache/numba .venv/bin/python benchmarks/bench_ftl.py [--drive-writes 40]``
 """

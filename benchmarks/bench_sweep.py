@@ -11,7 +11,7 @@ the processes of a session and shares the CPU between sessions, so the workers t
 no more CPU than the serial loop did, and the ratio then measures the machine's load, not the
 sweep; the estimate line gives the ratio on a free machine from the CPU times (the serial loop's
 CPU time over the workers', start-up included, shared by the cores). Asserts nothing
-(DESIGN.md: tests never assert on time).
+(CONTRIBUTING.md: tests never assert on time).
 """
 
 from __future__ import annotations

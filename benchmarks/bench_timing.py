@@ -1,7 +1,7 @@
 """Timing engine speed: events per second, the default `flashlab cliff` experiment, explorable-sized
 points, beside a plain-Python heapq event loop running the same GC-off write pipeline.
 
-Asserts nothing (DESIGN.md: tests never assert on time).
+Asserts nothing (CONTRIBUTING.md: tests never assert on time).
 """
 
 from __future__ import annotations

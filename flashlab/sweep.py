@@ -36,8 +36,8 @@ values, a dataclass (e.g. :class:`flashlab.ftl.FtlResult`), or a bare scalar (co
 mappings and dataclasses are flattened with dots (``counters.gc_copies``); arrays, lists and
 other non-scalars are left out, because a row holds one value per column.
 
-Needs the ``sweep`` extra (``pip install flashlab[sweep]``: pandas, pyarrow, dask.distributed,
-xarray); importing this module loads none of them.
+Needs the ``sweep`` extra (``pip install -e ".[sweep]"`` in a clone: pandas, pyarrow,
+dask.distributed, xarray); importing this module loads none of them.
 """
 
 from __future__ import annotations

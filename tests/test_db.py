@@ -118,6 +118,12 @@ def test_bad_input_named(call, name):
         call()
 
 
+def test_redo_block_takes_only_oracles_sizes():
+    """Oracle's redo BLOCKSIZE is 512, 1024 or 4096 bytes; 2048 is refused, naming the choices."""
+    with pytest.raises(ValueError, match=r"redo_block must be one of 512, 1024, 4096; got 2048"):
+        redo_log(SMALL, redo_block=2048)
+
+
 def test_temp_sort_writes_then_reads_the_same_bytes_on_flash_and_disk():
     from flashlab.db import temp_sort
     from flashlab.device.hdd import CHEETAH_15K7

@@ -69,7 +69,9 @@ from flashlab.db._host import FILL_PAGES, drive, latency_summary, region_pages
 from flashlab.ssd import OP_FUA
 from flashlab.workload import OP_READ, OP_WRITE
 
-REDO_BLOCKS = (512, 1024, 2048, 4096)
+#: Redo block sizes (bytes) that Oracle's BLOCKSIZE clause accepts for a redo log file, from 11g
+#: Release 2 on (Oracle Database Administrator's Guide 11.2, "Planning the Block Size of Redo Log Files").
+REDO_BLOCKS = (512, 1024, 4096)
 DISK_LOG_BYTES = 1 << 30  # a log on a hard disk: its first GiB
 MAX_REDO_BYTES = 1 << 20  # a commit's redo is capped at the log buffer's flush threshold
 MAX_COMMITS = 100_000
@@ -359,7 +361,7 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     """Time ``commits`` commits of ``sessions`` sessions through the log writer (see the module).
 
     ``sessions`` 1..4096; ``commits`` 1..100,000; ``redo_bytes``: mean redo per commit,
-    1..2**20; ``redo_block``: 512, 1024, 2048 or 4096 bytes; ``think_us``: mean think time,
+    1..2**20; ``redo_block``: 512, 1024 or 4096 bytes; ``think_us``: mean think time,
     0..1e7; ``config``: SsdConfig (default ``SsdConfig()``), the log the first half of its user
     capacity (written once, timed, before the first commit), or an HddSpec, the log its first
     GiB (disks keep no page state: no fill first). ``mirror``: None, or an HddSpec holding a

@@ -2,7 +2,7 @@
 
 A device is ``channels x dies_per_channel x planes_per_die x blocks_per_plane`` erase blocks
 of ``pages_per_block`` pages of ``page_size`` bytes. Over-provisioning is defined once, as in
-DESIGN.md::
+CONTRIBUTING.md::
 
     op = (physical - user) / user          (so user = physical / (1 + op))
 

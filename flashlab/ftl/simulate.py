@@ -1,6 +1,6 @@
 """Run a workload through the FTL and measure write amplification.
 
-``WA = flash page programs / host page writes`` (DESIGN.md), with programs = host writes + GC
+``WA = flash page programs / host page writes`` (CONTRIBUTING.md), with programs = host writes + GC
 copies + wear-levelling copies + refresh copies; each cause is reported separately. The run
 starts from an empty device, optionally fills it sequentially once (as SNIA PTS and Desnoyers
 2012 do before measuring), then applies ``fills`` drive writes of the workload; the steady-state
