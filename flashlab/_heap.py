@@ -21,6 +21,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from flashlab._validate import check_int
+
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
@@ -41,8 +43,6 @@ class Heap(NamedTuple):
 
 def new_heap(size: int, sources: int) -> Heap:
     """An empty heap of ``size`` slots for sources ``0 .. sources - 1`` (at most 2**24)."""
-    from flashlab._validate import check_int
-
     check_int("sources", sources, 0, 1 << SRC_BITS)
     return Heap(time=np.zeros(size), order=np.zeros(size, np.int64), pos=np.full(sources, -1, np.int64),
                 n=np.zeros(1, np.int64), next_seq=np.zeros(1, np.int64))

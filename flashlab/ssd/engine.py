@@ -10,6 +10,7 @@ same engine with one member. Times in microseconds.
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,6 +20,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from flashlab._heap import new_heap
+from flashlab._validate import check_array, check_bool, check_choice, check_int, check_int_array, check_real, check_seed, quote
 from flashlab.ftl import _kernels as FK
 from flashlab.ftl.core import Ftl
 from flashlab.ssd import _kernels as K
@@ -75,7 +77,6 @@ class ServiceMember:
     lbas: int = 1 << 20
 
     def __post_init__(self):
-        from flashlab._validate import check_choice, check_int, check_real
         check_real("mean_us", self.mean_us, 0.0, 1e9, lo_open=True)
         check_choice("distribution", self.distribution, ("constant", "exponential"))
         check_real("per_page_us", self.per_page_us, 0.0, 1e9)
@@ -84,7 +85,6 @@ class ServiceMember:
     def service_us(self, pages: np.ndarray, seed: int, index: int) -> np.ndarray:
         """Service times of requests of ``pages`` LBAs each, us (member ``index`` of a run
         seeded ``seed``)."""
-        from flashlab._validate import check_int, check_int_array, check_seed
         pages = check_int_array("pages", pages, 1, 2**31 - 1)
         check_seed("seed", seed)
         check_int("index", index, 0, 4095)
@@ -161,10 +161,6 @@ def _check_until(until, now: float) -> float:
     """``until`` of :meth:`Engine.step` as a float: a real number (or inf) not before ``now``."""
     if type(until) is float and until >= now:  # the usual case, checked first: a host model steps often
         return until
-    import numbers
-
-    from flashlab._validate import quote
-
     rng = f"[{now!r}, inf] (not before the engine's clock)"
     if isinstance(until, (bool, np.bool_)) or not isinstance(until, numbers.Real):
         raise ValueError(f"until must be a time (us) in {rng}; got {quote(until)} ({type(until).__name__})")
@@ -203,7 +199,6 @@ class Engine:
         if max_pages is None:
             max_pages = largest
         else:
-            from flashlab._validate import check_int
             max_pages = check_int("max_pages", max_pages, 1, 2**31 - 1)
             if max_pages < largest:
                 raise ValueError(f"max_pages must be at least the largest request, {largest} pages (request "
@@ -477,8 +472,6 @@ class MembersResult:
 
 def _fanout(n, host, phase, alternates, any_of, hosts, write_back):
     """Validated :class:`Fanout` from run_members' arguments (None: one request per host I/O)."""
-    from flashlab._validate import check_int, check_int_array, quote
-
     if host is None:
         for name, v in (("phase", phase), ("alternates", alternates), ("any_of", any_of), ("hosts", hosts),
                         ("write_back", write_back)):
@@ -576,7 +569,6 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     once sequentially, then given this many drive fills of uniform random page writes, untimed
     (its GC running in the FTL's own loop), so the timed run starts from a used drive.
     """
-    from flashlab._validate import check_array, check_bool, check_int, check_int_array, check_real, check_seed, quote
     from flashlab.device.hdd import HddSpec
     from flashlab.ssd.sim import SsdConfig
 
