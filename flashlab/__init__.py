@@ -6,11 +6,28 @@ economics, 3D NAND; it produces the cell presets), :mod:`flashlab.device`,
 :mod:`flashlab.workload`, :mod:`flashlab.ftl`, :mod:`flashlab.ssd` (a drive in time),
 :mod:`flashlab.db` and :mod:`flashlab.array` (databases and arrays on simulated drives),
 :mod:`flashlab.sweep` (parameter grids), and :mod:`flashlab.viz` (figures and explorables,
-which imports the engine; the engine never imports it). Import a layer to use it: importing
-``flashlab`` alone loads none of them.
+which imports the engine; the engine never imports it). ``import flashlab`` loads none of
+them: a layer is imported the first time it is named, as ``flashlab.ssd`` (or imported
+directly, ``from flashlab.ssd import simulate_io``).
 
 Importing flashlab compiles nothing: numba kernels compile lazily on first call and
 are cached on disk.
 """
 
+import importlib
+
 __version__ = "0.1.0"
+
+_LAYERS = ("array", "cell", "db", "device", "ftl", "presets", "quiz", "ssd", "sweep", "tech", "viz", "workload")
+
+
+def __getattr__(name: str):
+    """``flashlab.<layer>``: the layer, imported on first use (PEP 562), so that a bare
+    ``import flashlab`` stays cheap."""
+    if name in _LAYERS:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'flashlab' has no attribute {name!r}; its layers are {', '.join(_LAYERS)}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAYERS))

@@ -359,6 +359,24 @@ def test_import_compiles_nothing():
     assert out.stdout.strip() == "0"
 
 
+def test_a_bare_import_loads_no_layer_and_names_load_them_on_first_use():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, flashlab\n"
+        "print(any(m.startswith('flashlab.') for m in sys.modules))\n"
+        "print(flashlab.cell.program_page.__module__, 'flashlab.ssd' in sys.modules)\n"
+        "print(sorted(set(flashlab._LAYERS) - set(dir(flashlab))))\n"
+        "try:\n    flashlab.nosuch\nexcept AttributeError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0] == "False"
+    assert out[1] == "flashlab.cell.ispp False"
+    assert out[2] == "[]"
+    assert out[3].startswith("module 'flashlab' has no attribute 'nosuch'; its layers are array, cell")
+
+
 def test_preset_is_chapter_4s_25nm_planar_cell():
     """Chapter 1's 2X-nm preset and chapter 4's shrink model describe one 25 nm cell."""
     from flashlab.tech.planar import PlanarCell
