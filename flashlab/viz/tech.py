@@ -220,11 +220,12 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
         now = ct_worst_rber(model, pe, days)
         text = (
             f"QLC charge-trap cell after <b>{pe:,} P/E cycles</b>, <b>{days:g} days</b>: worst-page RBER "
-            f"<b>{now:.1e}</b>; across the {layers} layers it ranges {lr.rber.min():.1e} to {lr.rber.max():.1e} "
-            f"(<b>{lr.multiplier.max():.2f}&times;</b> the mean at the bottom)."
+            f"<b>{now:.1e}</b>; across the {layers} layers the RBER runs from <b>{lr.multiplier.min():.2f}&times;</b> "
+            f"the mean ({lr.rber.min():.1e}, top of each deck) to <b>{lr.multiplier.max():.2f}&times;</b> "
+            f"({lr.rber.max():.1e}, bottom of each deck)."
         )
         return {
-            "layers": {"layer": np.arange(1, layers + 1), "rber": np.maximum(lr.rber, 1e-12)},
+            "layers": {"layer": np.arange(1, layers + 1), "rber": lr.rber, "mult": lr.multiplier},
             "time": {"t": times, "avg": np.maximum(avg, 1e-12), "erased": np.maximum(erased, 1e-12),
                      "full": np.maximum(full, 1e-12)},
             "now": {"t": np.array([max(days, 1e-3)]), "rber": np.array([max(now, 1e-12)])},
@@ -233,9 +234,14 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("layers", "time", "now")}
-        p1 = new_figure("RBER per layer (top of the stack first)", "layer (1 = top)", "worst-page RBER", height=260,
-                        y_axis_type="log", y_range=(1e-6, 0.05), tooltips=[("layer", "@layer"), ("RBER", "@rber{0.0e}")])
-        p1.line("layer", "rber", source=src["layers"], color=PALETTE[0], line_width=2)
+        # The multiplier, on a linear axis: its 0.4 to 2 spread is the point, and on the RBER axis
+        # below (five decades) it would be a flat line. Fixed range: the grid's widest is 0.40 to 2.02.
+        p1 = new_figure("Each layer's RBER relative to the stack's mean (top of the stack first)", "layer (1 = top)",
+                        "RBER / mean RBER", height=260, y_range=(0, 2.2),
+                        tooltips=[("layer", "@layer"), ("x mean", "@mult{0.00}"), ("RBER", "@rber{0.0e}")])
+        p1.line([1, layers], [1, 1], color="gray", line_dash="dashed", legend_label="mean of the stack")
+        p1.line("layer", "mult", source=src["layers"], color=PALETTE[0], line_width=2, legend_label="each layer")
+        legend_below(p1, 2, **CELL_LEGEND)
         p2 = new_figure("RBER over retention time", "days since programming", "worst-page RBER", height=300,
                         x_axis_type="log", y_axis_type="log", x_range=(1e-3, 400), y_range=(1e-6, 0.05),
                         tooltips=[("days", "@t{0.000}"), ("RBER", "@avg{0.0e}")])
