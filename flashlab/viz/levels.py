@@ -149,8 +149,10 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
             "refs": _ref_segments(levels, refs, top, 0.0),
             "latency": {"senses": levels.senses.astype(float), "lat": lat, "page": list(levels.page_names),
                         "color": [_page_color(levels, p) for p in range(levels.bits)]},
-            "hist": {"x": 0.5 * (bins[1:] + bins[:-1]), "count": counts,
-                     "color": [_page_color(levels, p) if p >= 0 else ERASED for p in dominant]},
+            # Non-empty bins only, each named by its page type: the legend lists the page types.
+            "hist": {"x": 0.5 * (bins[1:] + bins[:-1])[counts > 0], "count": counts[counts > 0],
+                     "color": [_page_color(levels, p) for p in dominant[counts > 0]],
+                     "page": [f"{levels.page_names[p]} pages" for p in dominant[counts > 0]]},
             "mean": {"x": [mean_us, mean_us], "y": [0, counts.max() * 1.05]},
             "table": table,
             "summary": text,
@@ -173,21 +175,28 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
         p2 = new_figure("Read latency grows with the sensing count", "read points sensed by the page (senses)",
                         "page read latency (µs)", height=260, x_range=(0, 9),
                         tooltips=[("page", "@page"), ("senses", "@senses"), ("latency (µs)", "@lat{0.0}")])
+        ends = {}
         for name, key in CELL_PRESETS.items():  # every cell type's latency line, for comparison
             t = PRESETS[key].timing
             s = np.array([1.0, 8.0])
             p2.line(s, t.t_read_base_us + s * t.t_sense_us, color=ERASED, alpha=0.6, line_dash="dotted",
                     legend_label="t_base + senses × t_sense, each cell type")
-        p2.line("senses", "lat", source=src["latency"], color=HIGHLIGHT, line_width=2)
+            ends[name] = t.t_read_base_us + 8.0 * t.t_sense_us
+        # Name each line at its right end, nudging labels apart where lines end close together.
+        label_y = np.maximum.accumulate(np.sort(list(ends.values())) - 25.0 * np.arange(len(ends))) \
+            + 25.0 * np.arange(len(ends))
+        p2.text(np.full(len(ends), 8.1), label_y, text=sorted(ends, key=ends.get), text_baseline="middle",
+                text_font_size="11px", text_color=ERASED)
+        p2.line("senses", "lat", source=src["latency"], color="black", alpha=0.5, line_width=1.5)
         p2.scatter("senses", "lat", source=src["latency"], color="color", size=13, legend_field="page")
-        style_legend(p2, "top_left")
+        legend_below(p2, 4, **CELL_LEGEND)
         p3 = new_figure(f"Program time of {n_pages:,} consecutive pages", "page program time (µs)",
                         "pages per 100 µs bin", height=260, x_range=(0, 7000),
                         tooltips=[("time (µs)", "@x{0}"), ("pages", "@count")])
-        p3.vbar(x="x", top="count", width=95.0, source=src["hist"], color="color")
+        p3.vbar(x="x", top="count", width=95.0, source=src["hist"], color="color", legend_field="page")
         p3.line("x", "y", source=src["mean"], color=REFERENCE, line_dash="dashed", line_width=2,
                 legend_label="mean (datasheet figure)")
-        style_legend(p3, "top_right")
+        legend_below(p3, 4, **CELL_LEGEND)
         targets = dict(src, table=table)
         return summary_column(data, p1, table, p2, p3, targets=targets)
 
@@ -250,12 +259,14 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
         fixed = ColumnDataSource(_density_columns(dist, v, levels.n_states, log=True))
         p1 = new_figure(f"{levels.name} states (log scale) and read points", VTH_LABEL,
                         "density (fraction of cells per unit)", height=320, y_axis_type="log",
-                        x_range=(-250, 520), y_range=(1e-7, top), tooltips=[("Vth", "$x{0}")])
+                        x_range=(-250, 520), y_range=(1e-7, 4 * top), tooltips=[("Vth", "$x{0}")])
         for s in range(levels.n_states):
             p1.line("v", f"s{s}", source=fixed, color=_state_color(s), line_width=2)
         p1.varea(x="v", y1=FLOOR, y2="y", source=mis, color=REFERENCE, alpha=0.45,
                  legend_label="cells outside their state's window")
         p1.segment("x0", "y0", "x1", "y1", source=refs, color="color", line_width="width")
+        p1.text("x1", "y1", text="label", source=refs, text_color="color", text_align="center",
+                text_baseline="bottom", text_font_size="11px")  # V1.. as the readout and the control name them
         for p, name in enumerate(levels.page_names):  # legend entries for the page colours
             p1.line([np.nan], [np.nan], color=_page_color(levels, p), line_width=2,
                     legend_label=f"read point sensed by {name}")
