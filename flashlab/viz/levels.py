@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Div, Span
+from bokeh.models import ColumnDataSource, Div, LegendItem
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
@@ -377,8 +377,11 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
             p1.line("v", f"s{s}", source=src["density"], color=_state_color(s), line_width=2)
         p1.segment("x0", "y0", "x1", "y1", source=src["factory"], color="gray", line_width="width",
                    line_dash="dashed", legend_label="factory read points")
-        p1.segment("x0", "y0", "x1", "y1", source=src["optimal"], color="color", line_width="width",
-                   legend_label="read-retry read points")
+        retry = p1.segment("x0", "y0", "x1", "y1", source=src["optimal"], color="color", line_width="width")
+        # The legend draws each of an item's renderers in turn: the last, a black sample, covers the
+        # segments' sample (their first row's colour; the lines take their page's colour).
+        sample = p1.line([np.nan], [np.nan], color="black", line_width=2.5)
+        p1.legend[0].items.append(LegendItem(label="read-retry read points (page colours)", renderers=[retry, sample]))
         legend_below(p1, 2, **CELL_LEGEND)
         p2 = new_figure("RBER per page type as the block wears", "P/E cycles",
                         "RBER (bit errors per bit read)", height=320, y_axis_type="log", y_range=(1e-9, 0.1),
@@ -389,9 +392,9 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
             p2.line("pe", f"f{p}", source=src["curve"], color=c, line_width=1.5, line_dash="dashed",
                     legend_label=f"{name} factory")
         p2.scatter("pe", "rber", source=src["now"], color="color", size=11, line_color="black")
-        p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_width=2,
-                           line_dash="dotdash"))
-        p2.line("x", "y", source=src["life"], color=REFERENCE, line_width=2, legend_label="ECC limit / endurance")
+        p2.line([0.0, pe_max], [limit, limit], color=REFERENCE, line_width=2, line_dash="dotdash",
+                legend_label="ECC limit")
+        p2.line("x", "y", source=src["life"], color=REFERENCE, line_width=2, legend_label="endurance")
         legend_below(p2, 2, **CELL_LEGEND)
         return summary_column(data, p1, p2, targets=src)
 
@@ -409,6 +412,9 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
 # Chapter 3: ECC strength
 # --------------------------------------------------------------------------------------------
 
+#: Bottom of the UBER axis; UBER below it is not drawn.
+UBER_FLOOR = 1e-30
+
 
 def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 120), codeword_bytes: int = 1024,
                  retention_days: float = 365.0) -> Explorable:
@@ -423,10 +429,11 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
         code = EccCode(t, codeword_bytes)
         limit = correctable_rber(code, UBER_CLIENT)
         life = endurance_pe_cycles(model, code, retention_days, target_uber=UBER_CLIENT, max_cycles=1e6)
-        u = np.maximum(uber(rber_axis, code), 1e-30)
+        u = uber(rber_axis, code)
         return {
-            "uber": {"rber": rber_axis, "uber": u},
-            "limit_u": {"x": [limit, limit], "y": [1e-30, 1.0]},
+            # UBER under the axis floor is not drawn (clipped, it would run along the floor as a value).
+            "uber": {"rber": rber_axis, "uber": np.where(u >= UBER_FLOOR, u, np.nan)},
+            "limit_u": {"x": [limit, limit], "y": [UBER_FLOOR, 1.0]},
             "limit_r": {"x": [0.0, pe_curve[-1]], "y": [limit, limit]},
             "life": {"x": [life, life], "y": [1e-7, 0.1]},
             "summary": summary_html(
@@ -440,12 +447,13 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("uber", "limit_u", "limit_r", "life")}
         p1 = new_figure("Uncorrectable errors after ECC", "raw bit error rate (RBER)", "UBER (errors per bit read)",
-                        height=280, x_axis_type="log", y_axis_type="log", y_range=(1e-30, 1e-2),
+                        height=280, x_axis_type="log", y_axis_type="log", y_range=(UBER_FLOOR, 1e-2),
                         tooltips=[("RBER", "@rber{0.0e}"), ("UBER", "@uber{0.0e}")])
         p1.line("rber", "uber", source=src["uber"], color=PROGRAMMED, line_width=2, legend_label="UBER")
-        p1.add_layout(Span(location=UBER_CLIENT, dimension="width", line_color="gray", line_dash="dashed"))
+        p1.line(rber_axis[[0, -1]], [UBER_CLIENT, UBER_CLIENT], color="gray", line_width=1.5, line_dash="dashed",
+                legend_label="UBER target (JESD218 client)")
         p1.line("x", "y", source=src["limit_u"], color=REFERENCE, line_width=2, legend_label="correctable RBER")
-        style_legend(p1, "bottom_right")
+        legend_below(p1, 3, **CELL_LEGEND)
         p2 = new_figure(f"Worst page RBER after {retention_days:g} days (read-retry)", "P/E cycles",
                         "RBER (bit errors per bit read)", height=280, y_axis_type="log", y_range=(1e-7, 0.1),
                         x_range=(0, pe_curve[-1]))
@@ -453,7 +461,7 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
         p2.line("x", "y", source=src["limit_r"], color=REFERENCE, line_dash="dotdash", line_width=2,
                 legend_label="ECC limit")
         p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
-        style_legend(p2, "bottom_right")
+        legend_below(p2, 3, **CELL_LEGEND)
         return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
@@ -523,9 +531,9 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
         p2.line(pe_curve, np.maximum(base, 1e-12), color=ERASED, line_width=2, line_dash="dashed",
                 legend_label=f"{tech.name}, standard step")
         p2.line("pe", "rber", source=src["worst"], color=PROGRAMMED, line_width=2, legend_label="this step")
-        p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_dash="dotdash", line_width=2))
+        p2.line([100.0, 1e5], [limit, limit], color=REFERENCE, line_dash="dotdash", line_width=2, legend_label="ECC limit")
         p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
-        style_legend(p2, "top_left")
+        legend_below(p2, 4, **CELL_LEGEND)
         return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
