@@ -60,6 +60,8 @@ def test_charge_trap_data_come_from_the_engine():
     data = ex.compute(pe=1000, days=30.0)
     lr = layer_rber(cell_model(QLC_96L), GENERATIONS_3D[176], 1000, 30.0)
     np.testing.assert_allclose(data["layers"]["rber"], lr.rber)
+    np.testing.assert_allclose(data["layers"]["mult"], lr.multiplier)  # what the top plot shows
+    assert "0.63&times;" in data["summary"] and "1.55&times;" in data["summary"]  # the prose's numbers
     assert data["now"]["rber"][0] == pytest.approx(ct_worst_rber(cell_model(QLC_96L), 1000, 30.0))
 
 

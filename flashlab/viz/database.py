@@ -37,7 +37,7 @@ from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
 from .ssd import log_bins, log_histogram_columns, overlaid_log_histograms
-from .style import PALETTE, legend_below, new_figure, summary_column, summary_html
+from .style import PALETTE, label_ticks, legend_below, new_figure, summary_column, summary_html
 
 #: User capacity of the chapter's drives (bytes) and their pages per (plane) block.
 DEVICE_BYTES = 128 * 2**20
@@ -137,8 +137,8 @@ def scan_parallelism(seed: int = 0) -> Explorable:
             "scan": {"dop": np.array(SCAN_DOPS, float), "ms": t, "ref": ref},
             "summary": summary_html(
                 f"<b>{multiblock} blocks per read</b> ({multiblock * 8} KiB): serial scan {t[0]:.0f} ms, "
-                f"parallel 16 {t[-1]:.0f} ms ({t[0] / t[-1]:.1f}x faster). With 128 blocks (1 MiB) per read: "
-                f"serial {ref[0]:.0f} ms, parallel 16 {ref[-1]:.0f} ms. A {SCAN_DEVICE_BYTES // 2**21} MiB table."),
+                f"at DOP 16: {t[-1]:.0f} ms ({t[0] / t[-1]:.1f}x faster). With 128 blocks (1 MiB) per read: "
+                f"serial {ref[0]:.0f} ms, at DOP 16: {ref[-1]:.0f} ms. A {SCAN_DEVICE_BYTES // 2**21} MiB table."),
         }
 
     def figure(data):
@@ -253,7 +253,10 @@ def temp_tablespace(seed: int = 0) -> Explorable:
 
     def figure(data):
         src = ColumnDataSource(data["bars"])
-        p = new_figure("Sort runs: written, then merged", "", "time (ms, from first to last I/O of the phase)",
+        # Each bar is a phase's span over all sessions; one session merges while another still
+        # writes, so the two spans of a device can overlap and add up to more than its elapsed time.
+        p = new_figure("Sort runs: span of each phase over all sessions (the spans can overlap)", "",
+                       "time (ms, from first to last I/O of the phase)",
                        height=320, x_range=FactorRange(*labels), tooltips=[("", "@x"), ("ms", "@ms{0.0}")])
         p.vbar(x="x", top="ms", width=0.7, color="colour", source=src)
         p.y_range.start = 0
@@ -273,6 +276,8 @@ FLUSH_EVERY = (1, 4, 16)
 FLUSH_WRITES = 400
 #: The flush explorable's cache (bytes): far more than its writes, so a fresh drive never fills it.
 FLUSH_CACHE_BYTES = 4 * 2**20
+#: Time axis of the flush explorable (µs): the grid's medians run from 10 to 17,870.
+FLUSH_Y_RANGE = (3.0, 3e4)
 
 
 @lru_cache(maxsize=64)
@@ -303,8 +308,8 @@ def flush_page_size(seed: int = 0) -> Explorable:
         hi = [r.write_latency["p99"], r.commit_latency["p99"], r.nand_latency["p99"]]
         guard = "capacitors: a flush is a no-op" if plp else "no capacitors: a flush pads the NAND page"
         return {
-            "bars": {"x": labels, "us": np.array(lat), "p99": np.array(hi), "bottom": np.ones(3),
-                     "colour": [PALETTE[0], PALETTE[3], PALETTE[7]]},
+            "bars": {"x": labels, "us": np.array(lat), "p99": np.array(hi), "bottom": np.full(3, FLUSH_Y_RANGE[0]),
+                     "text": [f"{t:,.0f} µs" for t in lat], "colour": [PALETTE[0], PALETTE[3], PALETTE[7]]},
             "summary": summary_html(
                 f"4 KiB writes, a flush after every <b>{flush_every}</b>, on <b>{nand_kib} KiB</b> NAND pages, "
                 f"{guard}. Flash-write factor <b>{r.flash_write_factor:.2f}</b> (NAND slots programmed per slot "
@@ -315,9 +320,13 @@ def flush_page_size(seed: int = 0) -> Explorable:
     def figure(data):
         src = ColumnDataSource(data["bars"])
         p = new_figure("A flushed 4 KiB write: median times", "", "time from the write's arrival (µs, log scale)",
-                       height=320, x_range=FactorRange(*labels), y_axis_type="log", y_range=(1, 1e5),
+                       height=320, x_range=FactorRange(*labels), y_axis_type="log", y_range=FLUSH_Y_RANGE,
                        tooltips=[("", "@x"), ("median (µs)", "@us{0,0}"), ("p99 (µs)", "@p99{0,0}")])
-        p.vbar(x="x", top="us", bottom="bottom", width=0.7, color="colour", source=src)
+        # Dots on thin stems, labelled: on a log axis a bar's length is not proportional to its value.
+        p.segment(x0="x", y0="bottom", x1="x", y1="us", color="colour", line_width=2, source=src)
+        p.scatter(x="x", y="us", color="colour", size=14, source=src)
+        p.text(x="x", y="us", text="text", source=src, x_offset=12, text_baseline="middle", text_font_size="12px")
+        label_ticks(p.yaxis, (10, 100, 1000, 10_000), "0,0")
         return summary_column(data, p, targets={"bars": src})
 
     return Explorable(compute, figure, [

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Div, Span
+from bokeh.models import ColumnDataSource, Div, LegendItem
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
@@ -149,8 +149,10 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
             "refs": _ref_segments(levels, refs, top, 0.0),
             "latency": {"senses": levels.senses.astype(float), "lat": lat, "page": list(levels.page_names),
                         "color": [_page_color(levels, p) for p in range(levels.bits)]},
-            "hist": {"x": 0.5 * (bins[1:] + bins[:-1]), "count": counts,
-                     "color": [_page_color(levels, p) if p >= 0 else ERASED for p in dominant]},
+            # Non-empty bins only, each named by its page type: the legend lists the page types.
+            "hist": {"x": 0.5 * (bins[1:] + bins[:-1])[counts > 0], "count": counts[counts > 0],
+                     "color": [_page_color(levels, p) for p in dominant[counts > 0]],
+                     "page": [f"{levels.page_names[p]} pages" for p in dominant[counts > 0]]},
             "mean": {"x": [mean_us, mean_us], "y": [0, counts.max() * 1.05]},
             "table": table,
             "summary": text,
@@ -173,21 +175,28 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
         p2 = new_figure("Read latency grows with the sensing count", "read points sensed by the page (senses)",
                         "page read latency (µs)", height=260, x_range=(0, 9),
                         tooltips=[("page", "@page"), ("senses", "@senses"), ("latency (µs)", "@lat{0.0}")])
+        ends = {}
         for name, key in CELL_PRESETS.items():  # every cell type's latency line, for comparison
             t = PRESETS[key].timing
             s = np.array([1.0, 8.0])
             p2.line(s, t.t_read_base_us + s * t.t_sense_us, color=ERASED, alpha=0.6, line_dash="dotted",
                     legend_label="t_base + senses × t_sense, each cell type")
-        p2.line("senses", "lat", source=src["latency"], color=HIGHLIGHT, line_width=2)
+            ends[name] = t.t_read_base_us + 8.0 * t.t_sense_us
+        # Name each line at its right end, nudging labels apart where lines end close together.
+        label_y = np.maximum.accumulate(np.sort(list(ends.values())) - 25.0 * np.arange(len(ends))) \
+            + 25.0 * np.arange(len(ends))
+        p2.text(np.full(len(ends), 8.1), label_y, text=sorted(ends, key=ends.get), text_baseline="middle",
+                text_font_size="11px", text_color=ERASED)
+        p2.line("senses", "lat", source=src["latency"], color="black", alpha=0.5, line_width=1.5)
         p2.scatter("senses", "lat", source=src["latency"], color="color", size=13, legend_field="page")
-        style_legend(p2, "top_left")
+        legend_below(p2, 4, **CELL_LEGEND)
         p3 = new_figure(f"Program time of {n_pages:,} consecutive pages", "page program time (µs)",
                         "pages per 100 µs bin", height=260, x_range=(0, 7000),
                         tooltips=[("time (µs)", "@x{0}"), ("pages", "@count")])
-        p3.vbar(x="x", top="count", width=95.0, source=src["hist"], color="color")
+        p3.vbar(x="x", top="count", width=95.0, source=src["hist"], color="color", legend_field="page")
         p3.line("x", "y", source=src["mean"], color=REFERENCE, line_dash="dashed", line_width=2,
                 legend_label="mean (datasheet figure)")
-        style_legend(p3, "top_right")
+        legend_below(p3, 4, **CELL_LEGEND)
         targets = dict(src, table=table)
         return summary_column(data, p1, table, p2, p3, targets=targets)
 
@@ -250,12 +259,14 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
         fixed = ColumnDataSource(_density_columns(dist, v, levels.n_states, log=True))
         p1 = new_figure(f"{levels.name} states (log scale) and read points", VTH_LABEL,
                         "density (fraction of cells per unit)", height=320, y_axis_type="log",
-                        x_range=(-250, 520), y_range=(1e-7, top), tooltips=[("Vth", "$x{0}")])
+                        x_range=(-250, 520), y_range=(1e-7, 4 * top), tooltips=[("Vth", "$x{0}")])
         for s in range(levels.n_states):
             p1.line("v", f"s{s}", source=fixed, color=_state_color(s), line_width=2)
         p1.varea(x="v", y1=FLOOR, y2="y", source=mis, color=REFERENCE, alpha=0.45,
                  legend_label="cells outside their state's window")
         p1.segment("x0", "y0", "x1", "y1", source=refs, color="color", line_width="width")
+        p1.text("x1", "y1", text="label", source=refs, text_color="color", text_align="center",
+                text_baseline="bottom", text_font_size="11px")  # V1.. as the readout and the control name them
         for p, name in enumerate(levels.page_names):  # legend entries for the page colours
             p1.line([np.nan], [np.nan], color=_page_color(levels, p), line_width=2,
                     legend_label=f"read point sensed by {name}")
@@ -366,8 +377,11 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
             p1.line("v", f"s{s}", source=src["density"], color=_state_color(s), line_width=2)
         p1.segment("x0", "y0", "x1", "y1", source=src["factory"], color="gray", line_width="width",
                    line_dash="dashed", legend_label="factory read points")
-        p1.segment("x0", "y0", "x1", "y1", source=src["optimal"], color="color", line_width="width",
-                   legend_label="read-retry read points")
+        retry = p1.segment("x0", "y0", "x1", "y1", source=src["optimal"], color="color", line_width="width")
+        # The legend draws each of an item's renderers in turn: the last, a black sample, covers the
+        # segments' sample (their first row's colour; the lines take their page's colour).
+        sample = p1.line([np.nan], [np.nan], color="black", line_width=2.5)
+        p1.legend[0].items.append(LegendItem(label="read-retry read points (page colours)", renderers=[retry, sample]))
         legend_below(p1, 2, **CELL_LEGEND)
         p2 = new_figure("RBER per page type as the block wears", "P/E cycles",
                         "RBER (bit errors per bit read)", height=320, y_axis_type="log", y_range=(1e-9, 0.1),
@@ -378,9 +392,9 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
             p2.line("pe", f"f{p}", source=src["curve"], color=c, line_width=1.5, line_dash="dashed",
                     legend_label=f"{name} factory")
         p2.scatter("pe", "rber", source=src["now"], color="color", size=11, line_color="black")
-        p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_width=2,
-                           line_dash="dotdash"))
-        p2.line("x", "y", source=src["life"], color=REFERENCE, line_width=2, legend_label="ECC limit / endurance")
+        p2.line([0.0, pe_max], [limit, limit], color=REFERENCE, line_width=2, line_dash="dotdash",
+                legend_label="ECC limit")
+        p2.line("x", "y", source=src["life"], color=REFERENCE, line_width=2, legend_label="endurance")
         legend_below(p2, 2, **CELL_LEGEND)
         return summary_column(data, p1, p2, targets=src)
 
@@ -398,6 +412,9 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
 # Chapter 3: ECC strength
 # --------------------------------------------------------------------------------------------
 
+#: Bottom of the UBER axis; UBER below it is not drawn.
+UBER_FLOOR = 1e-30
+
 
 def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 120), codeword_bytes: int = 1024,
                  retention_days: float = 365.0) -> Explorable:
@@ -412,10 +429,11 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
         code = EccCode(t, codeword_bytes)
         limit = correctable_rber(code, UBER_CLIENT)
         life = endurance_pe_cycles(model, code, retention_days, target_uber=UBER_CLIENT, max_cycles=1e6)
-        u = np.maximum(uber(rber_axis, code), 1e-30)
+        u = uber(rber_axis, code)
         return {
-            "uber": {"rber": rber_axis, "uber": u},
-            "limit_u": {"x": [limit, limit], "y": [1e-30, 1.0]},
+            # UBER under the axis floor is not drawn (clipped, it would run along the floor as a value).
+            "uber": {"rber": rber_axis, "uber": np.where(u >= UBER_FLOOR, u, np.nan)},
+            "limit_u": {"x": [limit, limit], "y": [UBER_FLOOR, 1.0]},
             "limit_r": {"x": [0.0, pe_curve[-1]], "y": [limit, limit]},
             "life": {"x": [life, life], "y": [1e-7, 0.1]},
             "summary": summary_html(
@@ -429,12 +447,13 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("uber", "limit_u", "limit_r", "life")}
         p1 = new_figure("Uncorrectable errors after ECC", "raw bit error rate (RBER)", "UBER (errors per bit read)",
-                        height=280, x_axis_type="log", y_axis_type="log", y_range=(1e-30, 1e-2),
+                        height=280, x_axis_type="log", y_axis_type="log", y_range=(UBER_FLOOR, 1e-2),
                         tooltips=[("RBER", "@rber{0.0e}"), ("UBER", "@uber{0.0e}")])
         p1.line("rber", "uber", source=src["uber"], color=PROGRAMMED, line_width=2, legend_label="UBER")
-        p1.add_layout(Span(location=UBER_CLIENT, dimension="width", line_color="gray", line_dash="dashed"))
+        p1.line(rber_axis[[0, -1]], [UBER_CLIENT, UBER_CLIENT], color="gray", line_width=1.5, line_dash="dashed",
+                legend_label="UBER target (JESD218 client)")
         p1.line("x", "y", source=src["limit_u"], color=REFERENCE, line_width=2, legend_label="correctable RBER")
-        style_legend(p1, "bottom_right")
+        legend_below(p1, 3, **CELL_LEGEND)
         p2 = new_figure(f"Worst page RBER after {retention_days:g} days (read-retry)", "P/E cycles",
                         "RBER (bit errors per bit read)", height=280, y_axis_type="log", y_range=(1e-7, 0.1),
                         x_range=(0, pe_curve[-1]))
@@ -442,7 +461,7 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
         p2.line("x", "y", source=src["limit_r"], color=REFERENCE, line_dash="dotdash", line_width=2,
                 legend_label="ECC limit")
         p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
-        style_legend(p2, "bottom_right")
+        legend_below(p2, 3, **CELL_LEGEND)
         return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [
@@ -512,9 +531,9 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
         p2.line(pe_curve, np.maximum(base, 1e-12), color=ERASED, line_width=2, line_dash="dashed",
                 legend_label=f"{tech.name}, standard step")
         p2.line("pe", "rber", source=src["worst"], color=PROGRAMMED, line_width=2, legend_label="this step")
-        p2.add_layout(Span(location=limit, dimension="width", line_color=REFERENCE, line_dash="dotdash", line_width=2))
+        p2.line([100.0, 1e5], [limit, limit], color=REFERENCE, line_dash="dotdash", line_width=2, legend_label="ECC limit")
         p2.line("x", "y", source=src["life"], color=HIGHLIGHT, line_width=2, legend_label="endurance")
-        style_legend(p2, "top_left")
+        legend_below(p2, 4, **CELL_LEGEND)
         return summary_column(data, p1, p2, targets=src)
 
     return Explorable(compute, figure, [

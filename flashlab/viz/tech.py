@@ -29,6 +29,9 @@ NODES = (120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0)
 SHRINK_GENERATIONS = {"SLC": SLC_5X, "MLC": MLC_2Y, "TLC": TLC_1X}
 #: P/E cycles at which each cell type's RBER is compared across nodes (its rating at its node).
 SHRINK_PE = {"SLC": 100_000.0, "MLC": 3000.0, "TLC": 1000.0}
+#: RBER axis of the shrink explorable, fixed over its grid: the floor sits under the lowest ECC
+#: limit (SLC's, 7e-10) and RBER below it is not drawn; the top is above the grid's largest (5.5e-3).
+SHRINK_RBER_RANGE = (1e-10, 0.02)
 
 
 def _node_axis(p, nodes=NODES):
@@ -66,7 +69,8 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
             f"<b>{curves.worst_rber[i]:.1e}</b> (ECC limit {limit:.1e}); endurance "
             f"<b>{curves.endurance_pe[i]:,.0f} P/E</b> with the {gen.ecc.t}-bit code of the {gen.name} preset."
         )
-        sweep = {"node": np.array(NODES), "rber": curves.worst_rber, "life": curves.endurance_pe,
+        rber = np.where(curves.worst_rber >= SHRINK_RBER_RANGE[0], curves.worst_rber, np.nan)
+        sweep = {"node": np.array(NODES), "rber": rber, "life": curves.endurance_pe,
                  "electrons": np.array([PlanarCell(f).electrons_per_state(bits) for f in NODES]),
                  "g100": 100.0 * curves.coupling}
         return {
@@ -95,7 +99,7 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
             p1.varea(x="v", y1=FLOOR, y2=f"s{s}", source=src["density"], color=_state_color(s), alpha=0.25)
             p1.line("v", f"s{s}", source=src["density"], color=_state_color(s), line_width=2)
         p2 = new_figure("RBER and endurance across nodes", "feature size F (nm)", "worst-page RBER",
-                        height=300, x_axis_type="log", y_axis_type="log", x_range=(130, 12), y_range=(1e-15, 0.1),
+                        height=300, x_axis_type="log", y_axis_type="log", x_range=(130, 12), y_range=SHRINK_RBER_RANGE,
                         tooltips=[("F", "@node nm"), ("RBER", "@rber{0.0e}"), ("endurance", "@life{0,0} P/E")])
         p2.line("node", "rber", source=src["sweep"], color=REFERENCE, line_width=2, legend_label="RBER at rated P/E")
         p2.scatter("node", "rber", source=src["now"], color=REFERENCE, size=11, line_color="black")
@@ -109,6 +113,8 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
         p3.scatter("node", "life", source=src["now"], color=HIGHLIGHT, size=11, line_color="black")
         for p in (p0, p2, p3):
             _node_axis(p)
+        # The log ticker crowds 2000..3500 and leaves 500..1000 bare; SLC's grid reaches 240,000.
+        label_ticks(p3.yaxis, (300, 500, 1000, 2000, 3000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000), "0,0")
         return summary_column(data, p0, p1, p2, p3, targets=src)
 
     return Explorable(compute, figure, [
@@ -134,6 +140,7 @@ def fab_economics(nodes=NODES):
     p1.line("node", "wafer", source=src, color=PALETTE[3], line_width=2, legend_label="cost per wafer")
     legend_below(p1, 2, **CELL_LEGEND)
     _node_axis(p1, r.feature_nm)
+    label_ticks(p1.yaxis, (0.02, 0.05, 0.1, 0.2, 0.5, 1, 1.5), "0.[00]")  # decades alone leave 14 nm's 0.02 unread
     p2 = new_figure("Bit-cost saving of each shrink", "shrink to F (nm)", "saving (%)", height=240,
                     x_range=[f"{f:g}" for f in r.feature_nm[1:]], tooltips=[("to", "@label nm"), ("saving", "@saving{0}%")])
     sub = ColumnDataSource({k: np.asarray(v)[1:] for k, v in src.data.items()})
@@ -220,11 +227,12 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
         now = ct_worst_rber(model, pe, days)
         text = (
             f"QLC charge-trap cell after <b>{pe:,} P/E cycles</b>, <b>{days:g} days</b>: worst-page RBER "
-            f"<b>{now:.1e}</b>; across the {layers} layers it ranges {lr.rber.min():.1e} to {lr.rber.max():.1e} "
-            f"(<b>{lr.multiplier.max():.2f}&times;</b> the mean at the bottom)."
+            f"<b>{now:.1e}</b>; across the {layers} layers the RBER runs from <b>{lr.multiplier.min():.2f}&times;</b> "
+            f"the mean ({lr.rber.min():.1e}, top of each deck) to <b>{lr.multiplier.max():.2f}&times;</b> "
+            f"({lr.rber.max():.1e}, bottom of each deck)."
         )
         return {
-            "layers": {"layer": np.arange(1, layers + 1), "rber": np.maximum(lr.rber, 1e-12)},
+            "layers": {"layer": np.arange(1, layers + 1), "rber": lr.rber, "mult": lr.multiplier},
             "time": {"t": times, "avg": np.maximum(avg, 1e-12), "erased": np.maximum(erased, 1e-12),
                      "full": np.maximum(full, 1e-12)},
             "now": {"t": np.array([max(days, 1e-3)]), "rber": np.array([max(now, 1e-12)])},
@@ -233,9 +241,14 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
 
     def figure(data):
         src = {k: ColumnDataSource(data[k]) for k in ("layers", "time", "now")}
-        p1 = new_figure("RBER per layer (top of the stack first)", "layer (1 = top)", "worst-page RBER", height=260,
-                        y_axis_type="log", y_range=(1e-6, 0.05), tooltips=[("layer", "@layer"), ("RBER", "@rber{0.0e}")])
-        p1.line("layer", "rber", source=src["layers"], color=PALETTE[0], line_width=2)
+        # The multiplier, on a linear axis: its 0.4 to 2 spread is the point, and on the RBER axis
+        # below (five decades) it would be a flat line. Fixed range: the grid's widest is 0.40 to 2.02.
+        p1 = new_figure("Each layer's RBER relative to the stack's mean (top of the stack first)", "layer (1 = top)",
+                        "RBER / mean RBER", height=260, y_range=(0, 2.2),
+                        tooltips=[("layer", "@layer"), ("x mean", "@mult{0.00}"), ("RBER", "@rber{0.0e}")])
+        p1.line([1, layers], [1, 1], color="gray", line_dash="dashed", legend_label="mean of the stack")
+        p1.line("layer", "mult", source=src["layers"], color=PALETTE[0], line_width=2, legend_label="each layer")
+        legend_below(p1, 2, **CELL_LEGEND)
         p2 = new_figure("RBER over retention time", "days since programming", "worst-page RBER", height=300,
                         x_axis_type="log", y_axis_type="log", x_range=(1e-3, 400), y_range=(1e-6, 0.05),
                         tooltips=[("days", "@t{0.000}"), ("RBER", "@avg{0.0e}")])
