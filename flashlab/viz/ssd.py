@@ -73,11 +73,14 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
         ss = r.steady
         steady = ({"left": [x[ss.start] - step], "right": [x[ss.end]], "bottom": [0.0], "top": [ss.mean]}
                   if ss.reached else {"left": [], "right": [], "bottom": [], "top": []})
-        cliff = ({"x": [r.cliff_fills], "y": [float(r.round_iops[r.cliff_round])]} if r.cliff_round >= 0
+        # the curve plots each round at its end, so the marker does too (cliff_fills is its start)
+        cliff = ({"x": [float(x[r.cliff_round])], "y": [float(r.round_iops[r.cliff_round])]} if r.cliff_round >= 0
                  else {"x": [], "y": []})
         if r.cliff_round >= 0:
             cliff_txt = (f"The <b>cliff</b> comes after <b>{r.cliff_fills:.1f} drive writes</b> "
-                         f"({r.cliff_time_s:.1f} s at this speed); p99 latency {r.before['p99'] / 1e3:.1f} ms "
+                         f"({r.cliff_time_s:.1f} s at this speed): the round that ends at {x[r.cliff_round]:.1f} "
+                         f"(the triangle) is the first below halfway from FOB to steady state; p99 latency "
+                         f"{r.before['p99'] / 1e3:.1f} ms "
                          f"before garbage collection starts, {r.after['p99'] / 1e3:.1f} ms in the steady state.")
         else:
             cliff_txt = ("<b>No cliff</b>: the host writes too slowly to outrun background GC, which works in "
