@@ -78,6 +78,20 @@ def test_tail_latency_histograms_count_the_first_and_last_drive_write():
     assert np.percentile(bg.latency_us[last], 99) < 10e3 < np.percentile(r.latency_us[last], 99)
 
 
+def test_tail_latency_p99_markers_match_their_histograms_and_the_axis_fits_the_grid():
+    ex = S.tail_latency()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    p1 = layout.children[1]
+    glyphs = {item.label.value: item.renderers[0].glyph for item in p1.legend[0].items}
+    assert glyphs["p99, fresh drive"].line_color == glyphs["first drive write (fresh)"].line_color == S.BEFORE
+    assert glyphs["p99, GC running"].line_color == glyphs["last drive write (GC running)"].line_color == S.AFTER
+    top = p1.y_range.end
+    names = [c.name for c in ex.controls]
+    shares = [max(h["before"].max(), h["after"].max()) for h in
+              (ex.compute(**dict(zip(names, combo)))["hist"] for combo in itertools.product(*(c.values for c in ex.controls)))]
+    assert max(shares) <= top < 100 and top == S.grid_max_share(ex.compute, ex.controls, ("before", "after"))
+
+
 @pytest.mark.parametrize("operation", list(S.OPERATIONS))
 @pytest.mark.parametrize("suspend", [False, True])
 def test_gantt_matches_nand_timeline(operation, suspend):
