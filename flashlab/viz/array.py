@@ -125,8 +125,9 @@ def build_array() -> Explorable:
             f"{rd['p50'] / 1e3:.2f} ms, p99 <b>{rd['p99'] / 1e3:.2f} ms</b>; writes p50 {wr['p50'] / 1e3:.2f} ms, "
             f"p99 <b>{wr['p99'] / 1e3:.2f} ms</b>."
         )
-        lat = {"kind": ["read p50", "read p99", "write p50", "write p99"],
-               "ms": np.array([rd["p50"], rd["p99"], wr["p50"], wr["p99"]]) / 1e3}
+        ms = np.array([rd["p50"], rd["p99"], wr["p50"], wr["p99"]]) / 1e3
+        lat = {"kind": ["read p50", "read p99", "write p50", "write p99"], "ms": ms,
+               "label": [f"{v:,.2f} ms" for v in ms]}
         return {"bars": waterfall_columns(cap), "latency": lat, "summary": summary_html(text)}
 
     def figure(data):
@@ -139,11 +140,16 @@ def build_array() -> Explorable:
                text_font_size="11px", y_offset=-2)
         p.xaxis.major_label_orientation = 0.6
         p.y_range.start = 0
+        p.y_range.range_padding = 0.2  # room above the tallest bar for its label
         lat = ColumnDataSource(data["latency"])
         q = new_figure("Latency of random 4 KiB I/O (70% reads)", "", "latency (ms)", height=240,
                        x_range=FactorRange(*data["latency"]["kind"]), tooltips=[("", "@kind"), ("ms", "@ms{0.00}")])
         q.vbar(x="kind", top="ms", width=0.6, source=lat, color=PALETTE[4])
+        # the read bars are slivers beside the write p99 on a linear axis: the labels give their values
+        q.text(x="kind", y="ms", text="label", source=lat, text_align="center", text_baseline="bottom",
+               text_font_size="11px", y_offset=-2)
         q.y_range.start = 0
+        q.y_range.range_padding = 0.2
         return summary_column(data, p, q, targets={"bars": src, "latency": lat})
 
     return Explorable(compute, figure, [
