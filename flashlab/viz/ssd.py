@@ -577,8 +577,8 @@ def write_cache(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorabl
                                           after=r.latency_us[last]),
             "summary": summary_html(
                 f"{rate:,} writes/s arriving at random, op = {op:g}, {what}. First drive write: p50 / p99 "
-                f"<b>{pb[0] / 1e3:.3f} / {pb[1] / 1e3:.3f} ms</b>. Last drive write (GC running): "
-                f"<b>{pa[0] / 1e3:.3f} / {pa[1] / 1e3:,.3f} ms</b>"
+                f"<b>{pb[0] / 1e3:.2f} / {pb[1] / 1e3:.2f} ms</b>. Last drive write (GC running): "
+                f"<b>{pa[0] / 1e3:.2f} / {pa[1] / 1e3:,.2f} ms</b>"
                 + (f"; {fast:.0%} of its writes took only the cache's {ack:g} &micro;s." if cache else ".")),
         }
 
