@@ -215,9 +215,10 @@ def overlaid_log_histograms(title: str, x_label: str, y_label: str, lo_us: float
     last_bin = CDSView(filter=IndexFilter([len(source.data["left"]) - 1]))
     for col, colour, label, *dash in layers:
         line = {"color": colour, "line_width": 2, "line_dash": dash[0] if dash else "solid"}
-        # a step at each bin's left edge; the last bin's top is drawn as a segment to the right edge
+        # a step at each bin's left edge; the last bin's top is a segment to the right edge (one legend
+        # entry: clicking it hides both)
         p.step(x="left", y=col, source=source, mode="after", legend_label=label, **line)
-        p.segment(x0="left", x1="right", y0=col, y1=col, source=source, view=last_bin, **line)
+        p.segment(x0="left", x1="right", y0=col, y1=col, source=source, view=last_bin, legend_label=label, **line)
     return p
 
 
