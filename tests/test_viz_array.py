@@ -146,3 +146,26 @@ def test_disk_vs_flash_compares_the_same_workload():
     assert f"{flash.iops() / disk.iops():,.0f}x" in data["summary"]
     cached = ex.compute(qd=16, cache=True)
     assert not np.array_equal(cached["hist"]["disk_write"], data["hist"]["disk_write"])
+
+
+def test_build_array_latency_bars_are_labelled_with_their_values():
+    """On a linear axis the read bars are slivers beside the write p99: each bar carries its value."""
+    data = build_array().compute(drives=12, drive_tb=3.84, raid=6, op=0.07, ratio=1.0)
+    assert data["latency"]["label"] == [f"{v:,.2f} ms" for v in data["latency"]["ms"]]
+
+
+def test_disk_vs_flash_histograms_are_told_apart_and_the_axis_fits_the_grid():
+    ex = A.disk_vs_flash()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    p = layout.children[1]
+    steps = [r.glyph for r in p.renderers if type(r.glyph).__name__ == "Step"]
+    assert len({(g.line_color, g.line_dash if isinstance(g.line_dash, str) else tuple(g.line_dash))
+                for g in steps}) == len(steps) == 4
+    assert all(r.glyph.fill_alpha == 0 for r in p.renderers if type(r.glyph).__name__ == "Quad")
+    # the axis is cut (and the title says so) only where the disks' writes pile into one bin
+    top = p.y_range.end
+    assert top < 100 and f"cut at {top:.0f}%" in p.title.text
+    names = [c.name for c in ex.controls]
+    for combo in [(qd, False) for qd in A.DISK_QDS] + [(qd, True) for qd in A.DISK_QDS]:
+        h = ex.compute(**dict(zip(names, combo)))["hist"]
+        assert max(h["ssd_read"].max(), h["ssd_write"].max(), h["disk_read"].max()) <= top

@@ -38,9 +38,20 @@ def test_preconditioning_curve_is_the_engines_pts_run():
     np.testing.assert_allclose(d["rounds"]["fills"], r.round_fills)
     assert d["fob"]["y"][0] == pytest.approx(r.fob_iops)
     # the cliff marker sits at the engine's cliff round; the steady band spans its window
-    assert r.cliff_round >= 0 and d["cliff"]["x"] == [r.cliff_fills]
+    assert r.cliff_round >= 0 and d["cliff"]["y"] == [pytest.approx(r.round_iops[r.cliff_round])]
+    assert r.cliff_fills < d["cliff"]["x"][0]  # the readout's "after" is the round's start, the marker its end
     assert r.steady.reached and d["steady"]["top"] == [pytest.approx(r.steady.mean)]
     assert d["steady"]["right"] == [pytest.approx(r.round_fills[r.steady.end])]
+
+
+@pytest.mark.parametrize("op", S.PTS_OPS)
+def test_cliff_marker_sits_on_the_curve_point_of_the_cliff_round(op):
+    """The curve plots each round at its end; the marker is that round's point, not its start."""
+    d = S.preconditioning_curve().compute(op=op, qd=32)
+    r = S.pts_point(op, 32)
+    assert r.cliff_round >= 0
+    assert d["cliff"]["x"] == [d["rounds"]["fills"][r.cliff_round]]
+    assert d["cliff"]["y"] == [d["rounds"]["iops"][r.cliff_round]]
 
 
 def test_slow_host_sees_no_cliff_and_more_spare_raises_the_steady_state():
@@ -65,6 +76,20 @@ def test_tail_latency_histograms_count_the_first_and_last_drive_write():
     # background GC keeps up at 2000 writes/s; foreground-only GC grows a tail
     bg = S.rate_point("background", 2000)
     assert np.percentile(bg.latency_us[last], 99) < 10e3 < np.percentile(r.latency_us[last], 99)
+
+
+def test_tail_latency_p99_markers_match_their_histograms_and_the_axis_fits_the_grid():
+    ex = S.tail_latency()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    p1 = layout.children[1]
+    glyphs = {item.label.value: item.renderers[0].glyph for item in p1.legend[0].items}
+    assert glyphs["p99, fresh drive"].line_color == glyphs["first drive write (fresh)"].line_color == S.BEFORE
+    assert glyphs["p99, GC running"].line_color == glyphs["last drive write (GC running)"].line_color == S.AFTER
+    top = p1.y_range.end
+    names = [c.name for c in ex.controls]
+    shares = [max(h["before"].max(), h["after"].max()) for h in
+              (ex.compute(**dict(zip(names, combo)))["hist"] for combo in itertools.product(*(c.values for c in ex.controls)))]
+    assert max(shares) <= top < 100 and top == S.grid_max_share(ex.compute, ex.controls, ("before", "after"))
 
 
 @pytest.mark.parametrize("operation", list(S.OPERATIONS))

@@ -30,7 +30,7 @@ from ..array import UNITS, ArrayConfig, array_capacity, array_drive, simulate_ar
 from ..ssd import HostLoad
 from ..workload import OP_READ, OP_WRITE, Workload
 from .explorable import Control, Explorable
-from .ssd import log_histogram_columns, overlaid_log_histograms
+from .ssd import grid_max_share, log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, REFERENCE, legend_below, new_figure, summary_column, summary_html
 
 #: Colours of the waterfall: capacity held, capacity taken away, capacity assumed.
@@ -125,8 +125,9 @@ def build_array() -> Explorable:
             f"{rd['p50'] / 1e3:.2f} ms, p99 <b>{rd['p99'] / 1e3:.2f} ms</b>; writes p50 {wr['p50'] / 1e3:.2f} ms, "
             f"p99 <b>{wr['p99'] / 1e3:.2f} ms</b>."
         )
-        lat = {"kind": ["read p50", "read p99", "write p50", "write p99"],
-               "ms": np.array([rd["p50"], rd["p99"], wr["p50"], wr["p99"]]) / 1e3}
+        ms = np.array([rd["p50"], rd["p99"], wr["p50"], wr["p99"]]) / 1e3
+        lat = {"kind": ["read p50", "read p99", "write p50", "write p99"], "ms": ms,
+               "label": [f"{v:,.2f} ms" for v in ms]}
         return {"bars": waterfall_columns(cap), "latency": lat, "summary": summary_html(text)}
 
     def figure(data):
@@ -139,11 +140,16 @@ def build_array() -> Explorable:
                text_font_size="11px", y_offset=-2)
         p.xaxis.major_label_orientation = 0.6
         p.y_range.start = 0
+        p.y_range.range_padding = 0.2  # room above the tallest bar for its label
         lat = ColumnDataSource(data["latency"])
         q = new_figure("Latency of random 4 KiB I/O (70% reads)", "", "latency (ms)", height=240,
                        x_range=FactorRange(*data["latency"]["kind"]), tooltips=[("", "@kind"), ("ms", "@ms{0.00}")])
         q.vbar(x="kind", top="ms", width=0.6, source=lat, color=PALETTE[4])
+        # the read bars are slivers beside the write p99 on a linear axis: the labels give their values
+        q.text(x="kind", y="ms", text="label", source=lat, text_align="center", text_baseline="bottom",
+               text_font_size="11px", y_offset=-2)
         q.y_range.start = 0
+        q.y_range.range_padding = 0.2
         return summary_column(data, p, q, targets={"bars": src, "latency": lat})
 
     return Explorable(compute, figure, [
@@ -202,7 +208,7 @@ def stripe_tail() -> Explorable:
 
 # ================================================================== independent vs coordinated GC
 #: Architectures compared by :func:`gc_coordination`, with their colours and names.
-GC_ARCHS = {"ssd": (PALETTE[3], "independent (SSD-based)"), "harmonia": (PALETTE[1], "synchronised (Harmonia)"),
+GC_ARCHS = {"ssd": (PALETTE[3], "independent (SSD-based)"), "harmonia": (PALETTE[4], "synchronised (Harmonia)"),
             "ground-up": (PALETTE[2], "scheduled, reads rebuilt (ground-up)")}
 #: Host I/O rates while a burst is on (IOPS; 30% writes), and the bursts: 20 ms on, 40 ms off
 #: (the workload of tests/test_array.py's coordination checks).
@@ -260,9 +266,8 @@ def gc_coordination() -> Explorable:
         tl = ColumnDataSource(data["timeline"])
         layers = [(a.replace("-", "_"), colour, label) for a, (colour, label) in GC_ARCHS.items()]
         p = overlaid_log_histograms("Read latency (y axis cut at 10% to show the tail)", "read latency (ms, log scale)",
-                                    "reads (%)", HIST_LO_US, HIST_HI_US, hist, layers)
-        p.y_range.end = 10
-        legend_below(p, 1)
+                                    "reads (%)", HIST_LO_US, HIST_HI_US, hist, layers, y_max=10.0)
+        legend_below(p, 1, keep_plot_height=True)
         tips = [("member", "@y"), ("ms", "@x{0.0}"), ("collecting", "@busy{0%}"), ("read p99 (ms)", "@p99{0.00}")]
         q = new_figure("Garbage collection of each member over time", "time (ms)", "member", height=260,
                        y_range=Range1d(-0.6, 9.6), tooltips=tips)
@@ -330,16 +335,24 @@ def disk_vs_flash() -> Explorable:
                 + f". The flash array does <b>{ratio:,.0f}x</b> the I/Os per second.")
         return {"hist": hist, "summary": summary_html(text)}
 
-    def figure(data):
-        hist = ColumnDataSource(data["hist"])
-        layers = [("ssd_read", PALETTE[0], "SSD array, reads"), ("ssd_write", PALETTE[9], "SSD array, writes"),
-                  ("disk_read", PALETTE[3], "disk array, reads"), ("disk_write", PALETTE[1], "disk array, writes")]
-        p = overlaid_log_histograms("Latency, disk array against flash array", "latency (ms, log scale)",
-                                    "I/Os (%)", HIST_LO_US, DISK_HIST_HI_US, hist, layers)
-        legend_below(p, 2)
-        return summary_column(data, p, targets={"hist": hist})
-
-    return Explorable(compute, figure, [
+    controls = [
         Control("qd", "Outstanding I/Os", DISK_QDS, 16, live_values=(1, 2, 4, 8, 16, 32, 64), fmt="{}"),
         Control("cache", "Disk array's controller caches", (False, True), False, fmt="{}"),
-    ])
+    ]
+
+    def figure(data):
+        hist = ColumnDataSource(data["hist"])
+        # blues for the SSD array, red and orange for the disks; writes dashed
+        layers = [("ssd_read", PALETTE[0], "SSD array, reads"), ("ssd_write", PALETTE[9], "SSD array, writes", "dashed"),
+                  ("disk_read", PALETTE[3], "disk array, reads"),
+                  ("disk_write", PALETTE[1], "disk array, writes", "dashed")]
+        # cut at 30%: only the disks' writes pile up beyond it, in one bin (the cache's acknowledgement,
+        # or past the last edge at 64 outstanding); every other series fits
+        top = grid_max_share(compute, controls, [layer[0] for layer in layers], cap=30.0)
+        p = overlaid_log_histograms(f"Latency, disk array against flash array (y axis cut at {top:.0f}%)",
+                                    "latency (ms, log scale)", "I/Os (%)", HIST_LO_US, DISK_HIST_HI_US, hist, layers,
+                                    y_max=top)
+        legend_below(p, 2, keep_plot_height=True)
+        return summary_column(data, p, targets={"hist": hist})
+
+    return Explorable(compute, figure, controls)

@@ -22,11 +22,12 @@ point computes in a fraction of a second; their IOPS are those of the full-size 
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, FactorRange, LinearAxis, Range1d
+from bokeh.models import CDSView, ColumnDataSource, FactorRange, HoverTool, IndexFilter, LinearAxis, Range1d
 
 from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
 from ..workload import OP_READ, OP_WRITE, Workload
@@ -73,11 +74,14 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
         ss = r.steady
         steady = ({"left": [x[ss.start] - step], "right": [x[ss.end]], "bottom": [0.0], "top": [ss.mean]}
                   if ss.reached else {"left": [], "right": [], "bottom": [], "top": []})
-        cliff = ({"x": [r.cliff_fills], "y": [float(r.round_iops[r.cliff_round])]} if r.cliff_round >= 0
+        # the curve plots each round at its end, so the marker does too (cliff_fills is its start)
+        cliff = ({"x": [float(x[r.cliff_round])], "y": [float(r.round_iops[r.cliff_round])]} if r.cliff_round >= 0
                  else {"x": [], "y": []})
         if r.cliff_round >= 0:
             cliff_txt = (f"The <b>cliff</b> comes after <b>{r.cliff_fills:.1f} drive writes</b> "
-                         f"({r.cliff_time_s:.1f} s at this speed); p99 latency {r.before['p99'] / 1e3:.1f} ms "
+                         f"({r.cliff_time_s:.1f} s at this speed): the round that ends at {x[r.cliff_round]:.1f} "
+                         f"(the triangle) is the first below halfway from FOB to steady state; p99 latency "
+                         f"{r.before['p99'] / 1e3:.1f} ms "
                          f"before garbage collection starts, {r.after['p99'] / 1e3:.1f} ms in the steady state.")
         else:
             cliff_txt = ("<b>No cliff</b>: the host writes too slowly to outrun background GC, which works in "
@@ -197,16 +201,37 @@ def log_histogram_columns(lo_us: float, hi_us: float, **latencies_us) -> dict:
 
 
 def overlaid_log_histograms(title: str, x_label: str, y_label: str, lo_us: float, hi_us: float,
-                            source: ColumnDataSource, layers: list):
+                            source: ColumnDataSource, layers: list, y_max: float = 100.0):
     """A figure of histograms over the same log bins (``left``/``right`` in ms), drawn over each
-    other: ``layers`` are (column of shares in %, colour, legend label)."""
+    other as outlines (steps) so that overlapping series stay apart: ``layers`` are (column of
+    shares in %, colour, legend label) or (column, colour, label, line dash). The y axis runs
+    from 0 to ``y_max`` (%); hovering a bin lists every series' share in it."""
     p = new_figure(title, x_label, y_label, height=320, x_axis_type="log", x_range=Range1d(lo_us / 1e3, hi_us / 1e3),
-                   y_range=Range1d(0, 100), tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}")]
-                   + [(f"{label} (%)", f"@{col}{{0.0}}") for col, _, label in layers])
-    for col, colour, label in layers:
-        p.quad(left="left", right="right", bottom=0, top=col, source=source, color=colour, alpha=0.5,
-               legend_label=label)
+                   y_range=Range1d(0, y_max), tooltips=[("from (ms)", "@left{0.000}"), ("to (ms)", "@right{0.000}")]
+                   + [(f"{layer[2]} (%)", f"@{layer[0]}{{0.0}}") for layer in layers])
+    # an invisible full-height bar per bin carries the hover, once for all series
+    bins = p.quad(left="left", right="right", bottom=0, top=y_max, source=source, fill_alpha=0, line_alpha=0)
+    p.select_one(HoverTool).renderers = [bins]
+    last_bin = CDSView(filter=IndexFilter([len(source.data["left"]) - 1]))
+    for col, colour, label, *dash in layers:
+        line = {"color": colour, "line_width": 2, "line_dash": dash[0] if dash else "solid"}
+        # a step at each bin's left edge; the last bin's top is a segment to the right edge (one legend
+        # entry: clicking it hides both)
+        p.step(x="left", y=col, source=source, mode="after", legend_label=label, **line)
+        p.segment(x0="left", x1="right", y0=col, y1=col, source=source, view=last_bin, legend_label=label, **line)
     return p
+
+
+def grid_max_share(compute, controls, columns, target: str = "hist", step: float = 5.0, cap: float = 100.0) -> float:
+    """The y-axis end (%) for histograms over an explorable's whole grid: the largest share in
+    ``columns`` of ``compute``'s ``target`` over the product of the ``controls``' grid values,
+    with 5% headroom, rounded up to a multiple of ``step``, at most ``cap`` (a figure that cuts
+    its y axis says so in its title). A fixed range for the grid: the axes do not jump as the
+    reader moves a slider (live settings beyond the grid may clip)."""
+    names = [c.name for c in controls]
+    top = max(float(np.max(compute(**dict(zip(names, combo)))[target][col]))
+              for combo in itertools.product(*(c.values for c in controls)) for col in columns)
+    return min(cap, step * math.ceil(1.05 * top / step))
 
 
 def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorable:
@@ -237,6 +262,12 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
                 f"({last_iops:,.0f} IOPS completed over the run): {verdict}."),
         }
 
+    controls = [
+        Control("gc", "Garbage collection", ("background", "foreground"), "background", fmt="{}"),
+        Control("rate", "Write rate (4 KiB writes per second)", RATES, 2000,
+                live_values=tuple(range(500, 6001, 500)), fmt="{:,d}"),
+    ]
+
     def figure(data):
         h = ColumnDataSource(data["hist"])
         pc = ColumnDataSource(data["pcts"])
@@ -244,9 +275,11 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         p1 = overlaid_log_histograms("Write latency, first and last drive write", "latency (ms, log scale)",
                                      "share of requests (%)", HIST_LO_US, HIST_HI_US, h,
                                      [("before", BEFORE, "first drive write (fresh)"),
-                                      ("after", AFTER, "last drive write (GC running)")])
-        p1.segment(x0="x", x1="x", y0="y0", y1="y1", source=pc, color="black", line_dash="dashed", line_width=1.5,
-                   legend_label="p99 of each")
+                                      ("after", AFTER, "last drive write (GC running)")],
+                                     y_max=grid_max_share(compute, controls, ("before", "after")))
+        for i, colour, label in ((0, BEFORE, "p99, fresh drive"), (1, AFTER, "p99, GC running")):
+            p1.segment(x0="x", x1="x", y0="y0", y1="y1", source=pc, view=CDSView(filter=IndexFilter([i])),
+                       color=colour, line_dash="dashed", line_width=1.5, legend_label=label)
         legend_below(p1)
         p2 = new_figure("Latency over time", "time (s)", "latency (ms, log scale)", height=280,
                         y_axis_type="log", y_range=Range1d(0.5, 1e4),
@@ -268,15 +301,7 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
         legend_below(p3)
         return summary_column(data, p1, p2, p3, targets={"hist": h, "pcts": pc, "time": tm})
 
-    return Explorable(
-        compute,
-        figure,
-        [
-            Control("gc", "Garbage collection", ("background", "foreground"), "background", fmt="{}"),
-            Control("rate", "Write rate (4 KiB writes per second)", RATES, 2000,
-                    live_values=tuple(range(500, 6001, 500)), fmt="{:,d}"),
-        ],
-    )
+    return Explorable(compute, figure, controls)
 
 
 # =============================================================================== reads under garbage collection
@@ -323,23 +348,22 @@ def read_tails(reads: int = READ_RATE, op: float = 0.2, fills: float = 2.0, seed
                 f"{slow[True]:.0%} over 1 ms. A read on an idle plane takes {idle:.0f} &micro;s."),
         }
 
+    controls = [Control("rate", "Write rate (4 KiB writes per second, besides the reads)", MIX_WRITE_RATES, 1000,
+                        live_values=tuple(range(250, 2501, 250)), fmt="{:,d}")]
+
     def figure(data):
         h = ColumnDataSource(data["hist"])
         idle = ColumnDataSource(data["idle"])
         p = overlaid_log_histograms("Read latency while the drive collects garbage", "read latency (ms, log scale)",
                                     "share of reads (%)", READ_LO_US, READ_HI_US, h,
-                                    [("off", AFTER, "suspend off"), ("on", BEFORE, "suspend on")])
+                                    [("off", AFTER, "suspend off"), ("on", BEFORE, "suspend on")],
+                                    y_max=grid_max_share(compute, controls, ("off", "on")))
         p.line("x", "y", source=idle, color="black", line_dash="dashed", line_width=1.5,
                legend_label="a read on an idle plane")
         legend_below(p)
         return summary_column(data, p, targets={"hist": h, "idle": idle})
 
-    return Explorable(
-        compute,
-        figure,
-        [Control("rate", "Write rate (4 KiB writes per second, besides the reads)", MIX_WRITE_RATES, 1000,
-                 live_values=tuple(range(250, 2501, 250)), fmt="{:,d}")],
-    )
+    return Explorable(compute, figure, controls)
 
 
 # =============================================================================== a read behind an erase
@@ -554,8 +578,8 @@ def write_cache(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorabl
                                           after=r.latency_us[last]),
             "summary": summary_html(
                 f"{rate:,} writes/s arriving at random, op = {op:g}, {what}. First drive write: p50 / p99 "
-                f"<b>{pb[0] / 1e3:.3f} / {pb[1] / 1e3:.3f} ms</b>. Last drive write (GC running): "
-                f"<b>{pa[0] / 1e3:.3f} / {pa[1] / 1e3:,.3f} ms</b>"
+                f"<b>{pb[0] / 1e3:.2f} / {pb[1] / 1e3:.2f} ms</b>. Last drive write (GC running): "
+                f"<b>{pa[0] / 1e3:.2f} / {pa[1] / 1e3:,.2f} ms</b>"
                 + (f"; {fast:.0%} of its writes took only the cache's {ack:g} &micro;s." if cache else ".")),
         }
 
