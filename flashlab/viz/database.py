@@ -255,7 +255,7 @@ def temp_tablespace(seed: int = 0) -> Explorable:
         src = ColumnDataSource(data["bars"])
         # Each bar is a phase's span over all sessions; one session merges while another still
         # writes, so the two spans of a device can overlap and add up to more than its elapsed time.
-        p = new_figure("Sort runs: span of each phase over all sessions (the spans can overlap)", "",
+        p = new_figure("Sort runs: each phase's span over all sessions (spans can overlap)", "",
                        "time (ms, from first to last I/O of the phase)",
                        height=320, x_range=FactorRange(*labels), tooltips=[("", "@x"), ("ms", "@ms{0.0}")])
         p.vbar(x="x", top="ms", width=0.7, color="colour", source=src)
