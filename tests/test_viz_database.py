@@ -73,3 +73,16 @@ def test_live_redo_dashboards_show_what_the_static_grid_embeds(factory):
     V.redo_point.cache_clear()
     V.sfl_point.cache_clear()  # the live run computes afresh
     _assert_live_shows_grid(ex, cb.args["grid"], factory.__name__)
+
+
+@pytest.mark.parametrize("factory, columns", [(V.redo_block_size, ("small", "big")), (V.smart_flash_logging, ("off", "on"))],
+                         ids=["redo_block_size", "smart_flash_logging"])
+def test_commit_histograms_y_axis_fits_the_grid(factory, columns):
+    """The histogram's y axis ends just above the tallest bin over the whole grid, not at 100%."""
+    ex = factory()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    top = layout.children[1].y_range.end
+    names = [c.name for c in ex.controls]
+    tallest = max(float(np.max(ex.compute(**dict(zip(names, combo)))["hist"][col]))
+                  for combo in itertools.product(*(c.values for c in ex.controls)) for col in columns)
+    assert tallest <= top < min(100.0, tallest + 10)

@@ -92,6 +92,20 @@ def test_tail_latency_p99_markers_match_their_histograms_and_the_axis_fits_the_g
     assert max(shares) <= top < 100 and top == S.grid_max_share(ex.compute, ex.controls, ("before", "after"))
 
 
+def test_tail_latency_over_time_axis_fits_the_grid_with_little_room_to_spare():
+    ex = S.tail_latency()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    p2 = layout.children[2]
+    lo, hi = S.TAIL_TIME_RANGE_MS
+    assert (p2.y_range.start, p2.y_range.end) == (lo, hi)
+    names = [c.name for c in ex.controls]
+    lines = np.concatenate([np.r_[t["p50"], t["p99"]] for t in
+                            (ex.compute(**dict(zip(names, combo)))["time"]
+                             for combo in itertools.product(*(c.values for c in ex.controls)))])
+    assert np.isfinite(lines).all()
+    assert lo <= lines.min() < 1.5 * lo and hi / 1.5 < lines.max() <= hi
+
+
 @pytest.mark.parametrize("operation", list(S.OPERATIONS))
 @pytest.mark.parametrize("suspend", [False, True])
 def test_gantt_matches_nand_timeline(operation, suspend):

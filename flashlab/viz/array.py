@@ -269,7 +269,8 @@ def gc_coordination() -> Explorable:
                                     "reads (%)", HIST_LO_US, HIST_HI_US, hist, layers, y_max=10.0)
         legend_below(p, 1, keep_plot_height=True)
         tips = [("member", "@y"), ("ms", "@x{0.0}"), ("collecting", "@busy{0%}"), ("read p99 (ms)", "@p99{0.00}")]
-        q = new_figure("Garbage collection of each member over time", "time (ms)", "member", height=260,
+        # the red's opacity is the share of each interval the member spends collecting: the title says so
+        q = new_figure("GC of each member over time (darker: longer collecting)", "time (ms)", "member", height=260,
                        y_range=Range1d(-0.6, 9.6), tooltips=tips)
         q.rect(x="x", y="y", width="w", height=0.8, source=tl, fill_color=PALETTE[3], fill_alpha="busy",
                line_color=None)

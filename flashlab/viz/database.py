@@ -36,7 +36,7 @@ from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, 
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
-from .ssd import log_bins, log_histogram_columns, overlaid_log_histograms
+from .ssd import grid_max_share, log_bins, log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, label_ticks, legend_below, new_figure, summary_column, summary_html
 
 #: User capacity of the chapter's drives (bytes) and their pages per (plane) block.
@@ -179,13 +179,14 @@ def redo_point(sessions: int, redo_kib: int, block: int, seed: int = 0):
                     redo_block=block, seed=seed)
 
 
-def commit_histograms(data: dict, lo_us: float, hi_us: float, series: list) -> tuple:
+def commit_histograms(data: dict, lo_us: float, hi_us: float, series: list, y_max: float) -> tuple:
     """The figure of the redo explorables: a summary above overlaid log-scale histograms of the
-    commit time (log file sync) from ``lo_us`` to ``hi_us``; ``series`` is (column, colour, label)
-    per histogram in ``data["hist"]``. Returns the layout and its updatable models."""
+    commit time (log file sync) from ``lo_us`` to ``hi_us``, y axis from 0 to ``y_max`` (%);
+    ``series`` is (column, colour, label) per histogram in ``data["hist"]``. Returns the layout
+    and its updatable models."""
     src = ColumnDataSource(data["hist"])
     p = overlaid_log_histograms("Commit time (log file sync)", "commit time (ms, log scale)", "share of commits (%)",
-                                lo_us, hi_us, src, series)
+                                lo_us, hi_us, src, series, y_max=y_max)
     legend_below(p)
     return summary_column(data, p, targets={"hist": src})
 
@@ -207,14 +208,18 @@ def redo_block_size(seed: int = 0) -> Explorable:
                 f"Elapsed time <b>{change:+.0%}</b> with 4 KiB (measured on Exadata: -70%)."),
         }
 
-    def figure(data):
-        return commit_histograms(data, COMMIT_LO_US, COMMIT_HI_US,
-                                 [("small", PALETTE[3], "512 B redo block"), ("big", PALETTE[0], "4 KiB redo block")])
-
-    return Explorable(compute, figure, [
+    controls = [
         Control("sessions", "Committing sessions", REDO_SESSIONS, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
         Control("redo_kib", "Mean redo per commit (KiB)", REDO_KIB, 4, live_values=(1, 2, 4, 8, 16), fmt="{:d}"),
-    ])
+    ]
+
+    def figure(data):
+        # the y axis fits the grid's tallest bin (its 9 points run in well under a second)
+        return commit_histograms(data, COMMIT_LO_US, COMMIT_HI_US,
+                                 [("small", PALETTE[3], "512 B redo block"), ("big", PALETTE[0], "4 KiB redo block")],
+                                 grid_max_share(compute, controls, ("small", "big")))
+
+    return Explorable(compute, figure, controls)
 
 
 # =============================================================================== temporary tablespace
@@ -255,7 +260,7 @@ def temp_tablespace(seed: int = 0) -> Explorable:
         src = ColumnDataSource(data["bars"])
         # Each bar is a phase's span over all sessions; one session merges while another still
         # writes, so the two spans of a device can overlap and add up to more than its elapsed time.
-        p = new_figure("Sort runs: span of each phase over all sessions (the spans can overlap)", "",
+        p = new_figure("Sort runs: each phase's span over all sessions (spans can overlap)", "",
                        "time (ms, from first to last I/O of the phase)",
                        height=320, x_range=FactorRange(*labels), tooltips=[("", "@x"), ("ms", "@ms{0.0}")])
         p.vbar(x="x", top="ms", width=0.7, color="colour", source=src)
@@ -410,9 +415,16 @@ def smart_flash_logging(seed: int = 0) -> Explorable:
         }
 
     series = [("off", PALETTE[7], "disk alone"), ("on", PALETTE[0], "disk and flash, first wins")]
+    controls = [
+        Control("sessions", "Committing sessions", SFL_SESSIONS, 16, live_values=(2, 4, 8, 16), fmt="{:d}"),
+        Control("cache_mib", "Disk controller's write cache (MiB)", SFL_CACHE_MIB, 2,
+                live_values=(1, 2, 4, 8), fmt="{:d}"),
+    ]
 
     def figure(data):
-        layout, targets = commit_histograms(data, SFL_LO_US, SFL_HI_US, series)
+        # the y axis fits the grid's tallest bin (its 9 points run in well under a second)
+        layout, targets = commit_histograms(data, SFL_LO_US, SFL_HI_US, series,
+                                            grid_max_share(compute, controls, [col for col, _, _ in series]))
         src = ColumnDataSource(data["tail"])
         p = new_figure("The tail: commits slower than a given time", "commit time (ms, log scale)",
                        "commits slower (%, log scale)", height=300, x_axis_type="log", y_axis_type="log",
@@ -425,11 +437,7 @@ def smart_flash_logging(seed: int = 0) -> Explorable:
         layout.children.append(p)
         return layout, {**targets, "tail": src}
 
-    return Explorable(compute, figure, [
-        Control("sessions", "Committing sessions", SFL_SESSIONS, 16, live_values=(2, 4, 8, 16), fmt="{:d}"),
-        Control("cache_mib", "Disk controller's write cache (MiB)", SFL_CACHE_MIB, 2,
-                live_values=(1, 2, 4, 8), fmt="{:d}"),
-    ])
+    return Explorable(compute, figure, controls)
 
 
 # =============================================================================== write-back flash cache

@@ -113,7 +113,7 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
     # Bottom: one plane's blocks (first SHOWN, a gap, the last) and one block's pages.
     nb, npg = g.blocks_per_plane, g.pages_per_block
     bottom = _diagram(f"inside one plane: {nb:,} blocks of {npg} pages of {_kib(g.page_size)}",
-                      300, (-0.1, 6.2), (-0.9, SHOWN + 2.4))
+                      312, (-0.1, 6.2), (-1.2, SHOWN + 2.4))
     shown_blocks = list(range(min(nb, SHOWN))) + ([nb - 1] if nb > SHOWN else [])
     shown_pages = list(range(min(npg, SHOWN))) + ([npg - 1] if npg > SHOWN else [])
 
@@ -142,7 +142,8 @@ def device_hierarchy(geometry: Geometry | None = None) -> StaticExplorable:
             (4.6, 1.0, f"... {npg - SHOWN - 1:,} more pages") if npg > SHOWN + 1 else None]
     labels += [g_ for g_ in gaps if g_ is not None]
     _labels(bottom, "bottom_labels", labels, text_align="center", text_baseline="middle")
-    _labels(bottom, "units", [(0.0, -0.82, "erase: a whole block; program and read: one page")], size="11px")
+    # the caption sits 0.6 below the boxes (bottom at -0.5): at -0.82 it touched the plane box
+    _labels(bottom, "units", [(0.0, -1.1, "erase: a whole block; program and read: one page")], size="11px")
     return StaticExplorable(column(top, bottom, sizing_mode="stretch_width"), grid_size=1)
 
 

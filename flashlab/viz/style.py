@@ -22,11 +22,18 @@ def new_figure(title: str, x_label: str, y_label: str, *, height: int = 300,
     rather than a ``row``: the column is narrow). ``tooltips`` (label, field) pairs add a hover
     tool. Other keyword arguments go to :func:`bokeh.plotting.figure` (e.g. ``x_range``).
     """
+    # The toolbar sits above the plot, beside the title: on the right it needs the plot's
+    # height, so short plots pushed tools into a "..." menu, and plot areas ended short of the
+    # text column's right edge. No wheel zoom: in a page it captures the reader's scrolling.
     p = figure(
         title=title, height=height, sizing_mode="stretch_width", x_axis_label=x_label,
-        y_axis_label=y_label, tools="pan,box_zoom,wheel_zoom,reset,save", toolbar_location="right",
-        **kwargs,
+        y_axis_label=y_label, tools="pan,box_zoom,reset,save", toolbar_location="above", **kwargs,
     )
+    # Without the bokeh logo, BokehJS (checked with 3.9) hides the last tool in a "..." menu
+    # even when there is room: it keeps 15 px for the menu button, which the logo otherwise
+    # provides. The padding gives those 15 px back.
+    p.toolbar.logo = None
+    p.toolbar.styles = {"padding-left": "16px"}
     p.title.text_font_size = "14px"
     for axis in (p.xaxis, p.yaxis):
         axis.axis_label_text_font_size = FONT_SIZE
