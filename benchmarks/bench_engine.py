@@ -32,6 +32,10 @@ recorded heap operations of the 8-drive run 30% faster on its own, made the one-
 and separate runs 5% slower inside the loop. A 4-ary heap and a binary heap whose pop sinks the
 hole to a leaf without the early exit (Floyd) were no faster on the replay either.
 
+Then the one-clock ratio for 2, 4 and 8 busy drives at 5,000 IOPS each: it falls as more
+drives are busy at once (2026-11-24: 0.84x, 0.74x, 0.61x), the cost of work in flight, not of
+the number of devices on the clock.
+
 Last, the cold compile time (CPU seconds, empty numba cache) of a first run with 1 member,
 then with 8 (the member count is data: the second compiles nothing). Prints the load average
 (the machine may be shared). Asserts nothing (CONTRIBUTING.md).
@@ -230,6 +234,11 @@ def main() -> None:
             line += (f"one drive at {D * rate:.0f} IOPS (same total load) {m['one drive']:.2f} -> "
                      f"{m['one clock'] / m['one drive']:.2f}x; ")
         print(line + f"one clock, streams in turn {m['in turn']:.2f} -> {m['in turn'] / m['separate']:.2f}x of separate")
+    scale = []
+    for d in (2, 4, D):  # how the gap grows with the number of busy drives
+        r = many_drives(d, n, 5000.0, cfg, RUNS[::2])
+        scale.append(f"{d}: {(r['one clock'][0] / r['one clock'][1]) / (r['separate'][0] / r['separate'][1]):.2f}x")
+    print(f"one clock against separate runs at 5000 IOPS per drive, by number of busy drives: {', '.join(scale)}")
     print(f"L2 cache per core: {_l2_bytes()}")
     for D, s in cold_compile():
         print(f"cold compile, first run with {D} member(s) (empty numba cache, CPU): {s} s")
