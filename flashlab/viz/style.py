@@ -34,6 +34,7 @@ def new_figure(title: str, x_label: str, y_label: str, *, height: int = 300,
     # provides. The padding gives those 15 px back.
     p.toolbar.logo = None
     p.toolbar.styles = {"padding-left": "16px"}
+    p.min_border_right = 20  # the plot area now reaches the column's edge: room for the last x tick label
     p.title.text_font_size = "14px"
     for axis in (p.xaxis, p.yaxis):
         axis.axis_label_text_font_size = FONT_SIZE
