@@ -29,8 +29,8 @@ from bokeh.palettes import Viridis256
 from ..array import UNITS, ArrayConfig, array_capacity, array_drive, simulate_array
 from ..ssd import HostLoad
 from ..workload import OP_READ, OP_WRITE, Workload
-from .explorable import Control, Explorable
-from .ssd import grid_max_share, log_histogram_columns, overlaid_log_histograms
+from .explorable import Control, Explorable, grid_max_share
+from .ssd import log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, REFERENCE, legend_below, new_figure, summary_column, summary_html
 
 #: Colours of the waterfall: capacity held, capacity taken away, capacity assumed.

@@ -35,8 +35,8 @@ from bokeh.models import ColumnDataSource, FactorRange, Range1d
 from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
-from .explorable import Control, Explorable
-from .ssd import grid_max_share, log_bins, log_histogram_columns, overlaid_log_histograms
+from .explorable import Control, Explorable, grid_max_share
+from .ssd import log_bins, log_histogram_columns, overlaid_log_histograms
 from .style import PALETTE, label_ticks, legend_below, new_figure, summary_column, summary_html
 
 #: User capacity of the chapter's drives (bytes) and their pages per (plane) block.

@@ -22,7 +22,6 @@ point computes in a fraction of a second; their IOPS are those of the full-size 
 
 from __future__ import annotations
 
-import itertools
 import math
 from functools import lru_cache
 
@@ -31,7 +30,7 @@ from bokeh.models import CDSView, ColumnDataSource, FactorRange, HoverTool, Inde
 
 from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
 from ..workload import OP_READ, OP_WRITE, Workload
-from .explorable import Control, Explorable
+from .explorable import Control, Explorable, grid_max_share
 from .style import (HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, summary_column,
                     summary_html)
 
@@ -227,18 +226,6 @@ def overlaid_log_histograms(title: str, x_label: str, y_label: str, lo_us: float
         p.step(x="left", y=col, source=source, mode="after", legend_label=label, **line)
         p.segment(x0="left", x1="right", y0=col, y1=col, source=source, view=last_bin, legend_label=label, **line)
     return p
-
-
-def grid_max_share(compute, controls, columns, target: str = "hist", step: float = 5.0, cap: float = 100.0) -> float:
-    """The y-axis end (%) for histograms over an explorable's whole grid: the largest share in
-    ``columns`` of ``compute``'s ``target`` over the product of the ``controls``' grid values,
-    with 5% headroom, rounded up to a multiple of ``step``, at most ``cap`` (a figure that cuts
-    its y axis says so in its title). A fixed range for the grid: the axes do not jump as the
-    reader moves a slider (live settings beyond the grid may clip)."""
-    names = [c.name for c in controls]
-    top = max(float(np.max(compute(**dict(zip(names, combo)))[target][col]))
-              for combo in itertools.product(*(c.values for c in controls)) for col in columns)
-    return min(cap, step * math.ceil(1.05 * top / step))
 
 
 def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorable:
