@@ -10,7 +10,7 @@ import pytest
 
 from flashlab.ssd import SsdConfig, nand_timeline, write_saturation
 from flashlab.viz import ssd as S
-from flashlab.viz.explorable import grid_max_share
+from viz_grid import grid_max_share
 
 
 FACTORIES = [S.preconditioning_curve, S.tail_latency, S.read_behind, S.fast_pages, S.read_tails, S.write_cache]
@@ -90,7 +90,13 @@ def test_tail_latency_p99_markers_match_their_histograms_and_the_axis_fits_the_g
     names = [c.name for c in ex.controls]
     shares = [max(h["before"].max(), h["after"].max()) for h in
               (ex.compute(**dict(zip(names, combo)))["hist"] for combo in itertools.product(*(c.values for c in ex.controls)))]
-    assert max(shares) <= top < 100 and top == grid_max_share(ex.compute, ex.controls, ("before", "after"))
+    assert max(shares) <= top < 100 and top == grid_max_share(ex, ("before", "after"))
+
+
+def test_read_tails_axis_fits_the_grid():
+    ex = S.read_tails()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    assert layout.children[1].y_range.end == S.READ_SHARE_MAX == grid_max_share(ex, ("off", "on"))
 
 
 def test_tail_latency_over_time_axis_fits_the_grid_with_little_room_to_spare():

@@ -17,7 +17,6 @@ Plot data is a dict mapping target names to either a column dict (for a bokeh
 from __future__ import annotations
 
 import itertools
-import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -221,15 +220,3 @@ class Explorable:
         for w in inputs.values():
             w.observe(update, names="value")
         return widgets.VBox([*inputs.values(), BokehModel(layout)])
-
-
-def grid_max_share(compute, controls, columns, target: str = "hist", step: float = 5.0, cap: float = 100.0) -> float:
-    """The y-axis end (%) for histograms over an explorable's whole grid: the largest share in
-    ``columns`` of ``compute``'s ``target`` over the product of the ``controls``' grid values,
-    with 5% headroom, rounded up to a multiple of ``step``, at most ``cap`` (a figure that cuts
-    its y axis says so in its title). A fixed range for the grid: the axes do not jump as the
-    reader moves a slider (live settings beyond the grid may clip)."""
-    names = [c.name for c in controls]
-    top = max(float(np.max(compute(**dict(zip(names, combo)))[target][col]))
-              for combo in itertools.product(*(c.values for c in controls)) for col in columns)
-    return min(cap, step * math.ceil(1.05 * top / step))
