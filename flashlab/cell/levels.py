@@ -20,7 +20,9 @@ linearly with 1, 2, 4, 8 senses (least-squares residuals <= 7 us), whereas a 4-4
 give nearly equal times. 1-2-4-8 also extends the TLC code of Cai et al. 2017 without change.
 
 Latency model. A page read costs ``t_read_base_us + senses * t_sense_us`` (a fixed part for
-command, word-line setup and transfer, plus one bit-line sensing per reference). Program time per
+command decoding, word-line and bit-line setup and latching, plus one bit-line sensing per
+reference): the array read time tR, into the page register; moving the data out over the channel
+comes after it and is not included. Program time per
 page type comes from datasheet figures (``nand_timing.csv``); pages that only split states
 coarsely (the LSB page) program fast, the later pages program slowly, so a datasheet's single
 average hides a bimodal distribution (:func:`program_times`).

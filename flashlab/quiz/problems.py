@@ -205,10 +205,17 @@ def _gc(rng: np.random.Generator, seed: int) -> Problem:
 def _readpoints(rng: np.random.Generator, seed: int) -> Problem:
     levels = cell_levels(int(rng.integers(2, 5)))
     state = int(rng.integers(0, levels.n_states))
-    # A read reference next to the cell's state moves past the cell's threshold voltage.
+    # The cell's threshold voltage crosses a read reference next to its state: down (lost charge)
+    # through the one below, or up (gained charge) through the one above.
     choices = [k for k in (state - 1, state) if 0 <= k < levels.n_states - 1]
     ref = int(choices[int(rng.integers(0, len(choices)))])
     misread = ref if ref == state - 1 else ref + 1
+    if misread < state:
+        drift = (f"Retention (charge leaking off the cell) lowers its threshold voltage below V{ref + 1}, "
+                 "so it reads as")
+    else:
+        drift = (f"Read disturb, or interference from a neighbour's program, raises its threshold voltage "
+                 f"above V{ref + 1}, so it reads as")
     names = levels.state_names
     bits = levels.gray[state]
     wrong = levels.gray[misread]
@@ -220,8 +227,8 @@ def _readpoints(rng: np.random.Generator, seed: int) -> Problem:
         f"reads all ones; page p (0 = {levels.page_names[0]}) stores bit {levels.bits - 1} - p of it, "
         "counting from the least significant.\n\n"
         f"(a) The cell is in state {names[state]}. What bit does each page ({', '.join(levels.page_names)}) read?\n"
-        f"(b) Retention or disturb moves V{ref + 1} past the cell's threshold voltage, so it reads as "
-        f"{names[misread]}. Which page sees a bit error, and how many references does that page sense?"
+        f"(b) {drift} {names[misread]}. Which page sees a bit error, and how many references does that "
+        "page sense?"
     )
     senses = levels.senses
     refs = ", ".join(f"V{k + 1}" for k in levels.page_refs[page])

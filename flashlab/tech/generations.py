@@ -179,7 +179,14 @@ def _interference(model: VthModel, gamma_eff: float) -> tuple[float, float]:
 
 def cell_model(gen: CellGeneration, feature_nm: float | None = None) -> VthModel:
     """The :class:`VthModel` of ``gen`` at ``feature_nm`` (nm; default and required for 3D: its
-    own node), with program interference driven by the node's coupling (module docstring)."""
+    own node), with program interference driven by the node's coupling (module docstring).
+
+    Away from the calibration node the programmed variance is split into ISPP quantization,
+    interference, random telegraph noise, electron-number noise and a node-independent rest. The
+    electron-noise share at the calibration node is *assumed* (``ELECTRON_NOISE_SHARE`` of what
+    quantization, RTN and interference leave), and only its ``1/C_CG`` scaling comes from the
+    injection law: that law's own magnitude, ``sqrt(q*step/C_CG)`` with the preset's step in volts
+    at the assumed ``VOLTS_PER_UNIT``, would exceed the calibrated widths."""
     check_instance("gen", gen, CellGeneration)
     f0 = gen.feature_nm
     f = f0 if feature_nm is None else check_real("feature_nm", feature_nm, 5.0, 250.0)

@@ -12,9 +12,10 @@ The feature size ``F`` (nm, the "node": 2X about 25 nm, 2Y about 21 nm, 1X about
   gap F with a sidewall F × h: ``C_FG-FG = e·F·h/F = e·h``, which does not shrink at all.
   *Assumed:* oxide thicknesses and the floating-gate height do not scale (oxides stop thinning
   near 8 nm to keep retention; the height is chosen so that a 25 nm cell holds 100 electrons
-  across its Vth window, the figure Cai et al. 2015 and Applied Materials quote for 2X-nm MLC,
-  ``cai2015retention``). Locally ``C_CG`` then scales as ``F^k`` with k = 1.3 at 25 nm, inside
-  the range 1-2 that the 100-electron anchor admits.
+  across its Vth window: Cai et al. 2015 give about 100 electrons for the 2Y-nm MLC cells they
+  measured, ``cai2015retention``, and Applied Materials the same for 25 nm). Locally ``C_CG``
+  then scales as ``F^k`` with k = 1.3 at 25 nm, inside the range 1-2 that the 100-electron
+  anchor admits.
 * **Electrons:** a Vth step ``dV`` takes ``C_CG·dV/q`` electrons (a floating-gate cell's Vth moves
   by ``q/C_CG`` per stored electron); electrons per state = window electrons / (2**bits - 1).
 * **Neighbour coupling** (floating-gate interference; Lee, Hur, Choi 2002, ``lee2002interference``):
@@ -58,7 +59,9 @@ class PlanarCell:
     ``fg_height_nm``: floating-gate height (sidewall the control gate wraps), nm; ``t_ipd_nm``:
     interpoly dielectric equivalent oxide thickness, nm; ``t_tox_nm``: tunnel oxide, nm;
     ``window_v``: Vth window from erased to top state, volts. Defaults: see module docstring
-    (``fg_height_nm`` = 23.5 nm gives 100 electrons across the window at 25 nm).
+    (``fg_height_nm`` = 23.5 nm gives 100 electrons across the window at 25 nm). ``window_v`` is the
+    presets' window of 558.3 normalized units (Cai et al. 2017's scale) at an *assumed*
+    ``VOLTS_PER_UNIT`` of 6 mV per unit: 3.35 V.
     """
 
     feature_nm: float
