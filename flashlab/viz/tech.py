@@ -248,7 +248,7 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
         src = {k: ColumnDataSource(data[k]) for k in ("layers", "time", "now")}
         # The multiplier, on a linear axis: its 0.4 to 2 spread is the point, and on the RBER axis
         # below (five decades) it would be a flat line. Fixed range: the grid's widest is 0.40 to 2.02.
-        p1 = new_figure("Each layer's RBER relative to the stack's mean (top of the stack first)", "layer (1 = top)",
+        p1 = new_figure("Each layer's RBER relative to the stack's mean", "layer (1 = top of the stack)",
                         "RBER / mean RBER", height=260, y_range=(0, 2.2),
                         tooltips=[("layer", "@layer"), ("x mean", "@mult{0.00}"), ("RBER", "@rber{0.0e}")])
         p1.line([1, layers], [1, 1], color="gray", line_dash="dashed", legend_label="mean of the stack")
