@@ -26,6 +26,23 @@ DATA_FINGERPRINT_JS = """
 }
 """
 
+# Every figure's toolbar on the page: [title of its plot, whether BokehJS folded tools into the
+# toolbar's "⋮" overflow menu (it does when the title leaves too little room beside it)].
+TOOLBAR_FOLDS_JS = """
+() => {
+  const views = [];
+  const visit = (v) => { views.push(v); for (const c of (v.children ? v.children() : [])) visit(c); };
+  for (const root of (window.Bokeh ? Bokeh.index : [])) visit(root);
+  const out = [];
+  for (const v of views) {
+    if (v._overflow_el == null || v.model.tools == null) continue;
+    const plot = views.find(p => p.model.toolbar === v.model);
+    out.push([plot != null && plot.model.title != null ? plot.model.title.text : "?", v.shadow_el.contains(v._overflow_el)]);
+  }
+  return out;
+}
+"""
+
 
 def nudge_slider(page, handle, changed) -> bool:
     """Move a noUiSlider ``handle`` one notch and say whether the plotted data changed, as

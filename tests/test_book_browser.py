@@ -2,7 +2,8 @@
 
 Every page, of the instructor and the student edition, in light and dark mode: no console
 errors, no request outside the book's folder, no dead widgets. In dark mode the figures turn dark.
-Every static explorable: moving each slider with the keyboard changes the plotted data.
+Every static explorable: moving each slider with the keyboard changes the plotted data, and
+every figure shows all of its tools beside its title.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import DATA_FINGERPRINT_JS, nudge_slider
+from browser_support import DATA_FINGERPRINT_JS, TOOLBAR_FOLDS_JS, nudge_slider
 
 pytestmark = pytest.mark.book
 
@@ -183,3 +184,19 @@ def test_moving_each_slider_changes_the_plotted_data(browser, book_html):
         page.close()
     assert checked > 0
     assert not failures, "\n".join(failures)
+
+
+def test_every_figure_shows_its_tools_beside_its_title(browser, book_html):
+    """A title too long for the room beside the toolbar makes BokehJS fold tools into a "⋮" menu
+    (chapter 5's per-layer RBER title hid its hover tool): shorten the title."""
+    folded, toolbars = [], 0
+    for path in _explorable_pages(book_html):
+        page, _, _ = _open(browser, book_html, path)
+        page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0", timeout=30_000)
+        page.wait_for_timeout(1000)
+        found = page.evaluate(TOOLBAR_FOLDS_JS)
+        toolbars += len(found)
+        folded += [f"{path.name}: {title!r}" for title, fold in found if fold]
+        page.close()
+    assert toolbars > 0
+    assert not folded, "tools folded into a menu:\n" + "\n".join(folded)

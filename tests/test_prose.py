@@ -1,4 +1,4 @@
-"""Checks on the book's prose that need no build.
+"""Checks on the book's prose, and on the printouts pinned from it, that need no build.
 
 Chapters are numbered by the table of contents, and the numbers move whenever a chapter is added,
 so prose refers to another chapter by a ``{doc}`` link, never by its number ("chapter 6").
@@ -187,3 +187,19 @@ def test_chapter_code_lines_fit_80_columns(path):
     hits = long_code_lines(path.read_text())
     assert not hits, (f"{path.relative_to(ROOT)}: code-cell lines over {CODE_COLUMNS} columns overflow the HTML "
                       "code box; wrap them:\n" + "\n".join(f"  line {n} ({len(line)}): {line}" for n, line in hits))
+
+
+# Python's default for a large float, "2.66e+03": the book prints large numbers in a unit that keeps
+# them short or with thousands separators ("2,660"), and keeps exponents for small ones (RBER 1.3e-03).
+POSITIVE_EXPONENT = re.compile(r"\d[eE]\+\d")
+
+
+def test_pinned_outputs_print_no_positive_exponents():
+    """The chapters' pinned printouts (tests/pinned, what the built book shows) have no e+NN numbers."""
+    import json
+
+    hits = [(pin.name, line.strip()) for pin in sorted((ROOT / "tests" / "pinned").glob("*.json"))
+            for text in json.loads(pin.read_text(encoding="utf-8")) for line in text.splitlines()
+            if POSITIVE_EXPONENT.search(line)]
+    assert (ROOT / "tests" / "pinned" / "01-floating-gate-cells.json").exists()
+    assert not hits, "printed with a positive exponent:\n" + "\n".join(f"  {n}: {line}" for n, line in hits)

@@ -137,14 +137,14 @@ def test_gc_coordination_histograms_and_timelines_are_the_runs():
 
 def test_disk_vs_flash_compares_the_same_workload():
     ex = A.disk_vs_flash()
-    data = ex.compute(qd=16, cache=False)
+    data = ex.compute(qd=16, cache="off")
     disk, flash = A.disk_flash_point("disk", 16, False), A.disk_flash_point("ssd", 16, False)
     for r in (disk, flash):  # the same mix on both: 70% reads, all completed
         assert abs((r.op == 1).mean() - 0.7) < 0.05 and np.isfinite(r.latency_us).all()
     assert flash.iops() > 5 * disk.iops()
     assert flash.percentiles(1)["p50"] < 0.1 * disk.percentiles(1)["p50"]
     assert f"{flash.iops() / disk.iops():,.0f}x" in data["summary"]
-    cached = ex.compute(qd=16, cache=True)
+    cached = ex.compute(qd=16, cache="on")
     assert not np.array_equal(cached["hist"]["disk_write"], data["hist"]["disk_write"])
 
 
@@ -166,6 +166,6 @@ def test_disk_vs_flash_histograms_are_told_apart_and_the_axis_fits_the_grid():
     top = p.y_range.end
     assert top < 100 and f"cut at {top:.0f}%" in p.title.text
     names = [c.name for c in ex.controls]
-    for combo in [(qd, False) for qd in A.DISK_QDS] + [(qd, True) for qd in A.DISK_QDS]:
+    for combo in [(qd, cache) for qd in A.DISK_QDS for cache in A.DISK_CACHE]:
         h = ex.compute(**dict(zip(names, combo)))["hist"]
         assert max(h["ssd_read"].max(), h["ssd_write"].max(), h["disk_read"].max()) <= top

@@ -47,7 +47,7 @@ def test_write_back_explorable_plots_the_model():
 
 
 def test_flush_and_smart_flash_logging_explorables_plot_the_models():
-    bars = V.flush_page_size().compute(nand_kib=16, plp=0, flush_every=1)["bars"]
+    bars = V.flush_page_size().compute(nand_kib=16, plp="none", flush_every=1)["bars"]
     r = flushed_writes(V.flush_config(16, False), flush_every=1, writes=V.FLUSH_WRITES)
     assert bars["us"] == pytest.approx([r.write_latency["p50"], r.commit_latency["p50"], r.nand_latency["p50"]])
     hist = V.smart_flash_logging().compute(sessions=8, cache_mib=2)["hist"]
@@ -60,8 +60,26 @@ def test_flush_and_smart_flash_logging_explorables_plot_the_models():
         assert share == pytest.approx(max(100 * np.mean(on.commit_us > 1e3 * t), V.SFL_TAIL_FLOOR))
 
 
-@pytest.mark.parametrize("factory", [V.redo_block_size, V.smart_flash_logging], ids=lambda f: f.__name__)
-def test_live_redo_dashboards_show_what_the_static_grid_embeds(factory):
+def test_flush_power_loss_protection_is_a_named_two_value_control():
+    """The reader picks "none" or "capacitors" by name (it was a 0/1 slider); the static slider shows
+    the names, each grid point runs the drive it names, and a value outside the two is refused."""
+    ex = V.flush_page_size()
+    (plp,) = [c for c in ex.controls if c.name == "plp"]
+    assert plp.values == ("none", "capacitors") and plp.default == "none" and "0" not in plp.label
+    (slider,) = [s for s in ex.static().sliders if s.name == "control-plp"]
+    assert slider.format.args["shown"] == ["none", "capacitors"] and slider.end == 1
+    for value, protected in (("none", False), ("capacitors", True)):
+        d = ex.compute(**dict(ex.defaults(), plp=value))
+        r = flushed_writes(V.flush_config(16, protected), flush_every=1, writes=V.FLUSH_WRITES)
+        assert d["bars"]["us"][1] == pytest.approx(r.commit_latency["p50"])
+        assert ("capacitors: a flush is a no-op" in d["summary"]) == protected
+    with pytest.raises(ValueError, match="plp"):
+        ex.compute(**dict(ex.defaults(), plp=1))
+
+
+@pytest.mark.parametrize("factory", [V.redo_block_size, V.smart_flash_logging, V.flush_page_size],
+                         ids=lambda f: f.__name__)
+def test_live_dashboards_show_what_the_static_grid_embeds(factory):
     """One explorable, two engines: move every live slider to a grid value that is not its
     default; the live figure holds the same data as the static grid's point for those settings
     (both are one in-loop engine run per point, seeded)."""
@@ -71,7 +89,8 @@ def test_live_redo_dashboards_show_what_the_static_grid_embeds(factory):
     st = ex.static()
     (cb,) = {cb for s in st.sliders for cb in s.js_property_callbacks["change:value"]}
     V.redo_point.cache_clear()
-    V.sfl_point.cache_clear()  # the live run computes afresh
+    V.sfl_point.cache_clear()
+    V.flush_point.cache_clear()  # the live run computes afresh
     _assert_live_shows_grid(ex, cb.args["grid"], factory.__name__)
 
 

@@ -88,6 +88,10 @@ def test_live_dashboard_calls_the_engine_on_change():
         (dict(name="g", label="G", values=(1.0,), default=1.0), "at least 2"),
         (dict(name="g", label="G", values=(1.0, 2.0), default=3.0), "default"),
         (dict(name="g", label="G", values=(1.0, 2.0), default=1.0, live_values=(2.0, 3.0)), "live_values"),
+        # a slider over flags reads "False" / "True" (as chapter 9's cache switch did): name the settings
+        (dict(name="cache", label="Cache", values=(False, True), default=False), "name their settings"),
+        (dict(name="cache", label="Cache", values=("off", "on"), default="off", live_values=("off", "on", True)),
+         "name their settings"),
     ],
 )
 def test_control_rejects_bad_settings(kwargs, match):

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from bokeh.models import FixedTicker
 
-from flashlab.cell import (EccCode, correctable_rber, default_read_refs, endurance_pe_cycles, gentle_programming,
+from flashlab.cell import (UBER_CLIENT, EccCode, correctable_rber, default_read_refs, endurance_pe_cycles, gentle_programming,
                            optimal_read_refs, rber_analytic, read_latency_us, vth_distributions)
 from flashlab.presets import MLC_2YNM, PRESETS, QLC_3D, TLC_1XNM
-from flashlab.viz.levels import (_clamp_refs, bits_per_cell, ecc_strength, gentle_programming_trade, gray_label,
-                                 read_points, wear)
+from flashlab.viz.levels import (UBER_FLOOR, _clamp_refs, bits_per_cell, ecc_strength, gentle_programming_trade,
+                                 gray_label, read_points, wear)
 
 FACTORIES = {
     "bits_per_cell": lambda: bits_per_cell(n_pages=300),
@@ -142,6 +143,20 @@ def test_wear_numbers_match_engine():
     # far beyond the states' crossing the explorable reports lost data instead of failing
     lost = wear(TLC_1XNM, pe_values=(0, 20_000)).compute(pe=20_000, days=0, reads=0)
     assert "lost" in lost["summary"]
+
+
+def test_uber_axis_labels_the_target_and_keeps_one_minor_tick_a_decade():
+    """The UBER axis spans 28 decades: its labels include the JESD218 client target, and its minor
+    ticks (one a decade) no longer crowd into a smudge at each label as the automatic ones did."""
+    ex = ecc_strength(t_values=(24, 40))
+    layout, _ = ex.figure(ex.compute(t=40))
+    p1 = layout.children[1]
+    ticker = p1.yaxis[0].ticker
+    assert isinstance(ticker, FixedTicker)
+    assert UBER_CLIENT in ticker.ticks and min(ticker.ticks) == UBER_FLOOR == p1.y_range.start
+    decades = np.log10(ticker.minor_ticks)
+    np.testing.assert_allclose(np.diff(decades), 1.0)
+    assert decades[0] == np.log10(UBER_FLOOR) and 10 ** decades[-1] <= p1.y_range.end
 
 
 def test_ecc_strength_and_emlc_trade_match_engine():

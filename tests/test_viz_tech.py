@@ -9,7 +9,7 @@ import pytest
 from flashlab.cell import vth_distributions
 from flashlab.tech import DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, PlanarCell, Stack3D, cell_model, layer_rber, shrink_sweep
 from flashlab.tech import QLC_96L, ct_worst_rber
-from flashlab.viz.tech import NODES, charge_trap_errors, fab_economics, shrink, stack_3d
+from flashlab.viz.tech import MODEL_POINT, NODES, charge_trap_errors, fab_economics, shrink, stack_3d
 from test_viz_levels import _columns_equal
 
 FACTORIES = {
@@ -68,3 +68,15 @@ def test_charge_trap_data_come_from_the_engine():
 def test_fab_economics_builds():
     fig = fab_economics()
     assert len(fig.layout.children) == 2 and fig.grid_size == 1
+
+
+def test_bit_density_model_circles_and_published_diamonds_differ_in_colour():
+    """The published dies (filled diamonds) and the model's value for each (open circles) differ in
+    colour, not by marker shape alone, and the legend names each."""
+    layout, _ = stack_3d().figure(stack_3d().compute(layers=176, decks=2))
+    p1 = layout.children[1]
+    glyphs = {item.label.value: item.renderers[0].glyph for item in p1.legend[0].items}
+    published, model = glyphs["published (any bits per cell)"], glyphs["model for the same die"]
+    assert (published.marker, model.marker) == ("diamond", "circle")
+    assert model.fill_alpha == 0 and model.line_color == MODEL_POINT
+    assert model.line_color not in (published.fill_color, published.line_color)

@@ -26,6 +26,7 @@ import numpy as np
 from bokeh.models import ColorBar, ColumnDataSource, FactorRange, LogColorMapper, Range1d
 from bokeh.palettes import Viridis256
 
+from .._validate import check_choice
 from ..array import UNITS, ArrayConfig, array_capacity, array_drive, simulate_array
 from ..ssd import HostLoad
 from ..workload import OP_READ, OP_WRITE, Workload
@@ -304,6 +305,8 @@ DISK_FLASH_SHARE_MAX = 30.0
 
 #: The controllers' caches of :func:`disk_vs_flash` when on: DRAM read cache and mirrored write cache.
 CACHE_BYTES = 64 * 2**20
+#: The disk array's controller caches, as the reader switches them.
+DISK_CACHE = ("off", "on")
 
 
 @lru_cache(maxsize=64)
@@ -323,6 +326,7 @@ def disk_vs_flash() -> Explorable:
     (log scale) of reads and writes, IOPS and percentiles."""
 
     def compute(qd, cache):
+        cache = check_choice("cache", cache, DISK_CACHE) == "on"
         runs = {"disk": disk_flash_point("disk", qd, cache), "ssd": disk_flash_point("ssd", qd)}
         hist = log_histogram_columns(HIST_LO_US, DISK_HIST_HI_US, **{
             f"{a}_{name}": r.latency_us[r.op == op] for a, r in runs.items()
@@ -342,7 +346,7 @@ def disk_vs_flash() -> Explorable:
 
     controls = [
         Control("qd", "Outstanding I/Os", DISK_QDS, 16, live_values=(1, 2, 4, 8, 16, 32, 64), fmt="{}"),
-        Control("cache", "Disk array's controller caches", (False, True), False, fmt="{}"),
+        Control("cache", "Disk array's controller caches", DISK_CACHE, "off", fmt="{}"),
     ]
 
     def figure(data):

@@ -33,6 +33,7 @@ import numpy as np
 from bokeh.models import ColumnDataSource, FactorRange, Range1d
 
 from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
+from .._validate import check_choice
 from ..device.hdd import CHEETAH_15K7
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
@@ -277,7 +278,8 @@ def temp_tablespace(seed: int = 0) -> Explorable:
 
 # =============================================================================== flush and page size
 FLUSH_NAND_KIB = (4, 8, 16)
-FLUSH_PLP = (0, 1)
+#: Power-loss protection, as the reader picks it: none, or capacitors that can write the cache out.
+FLUSH_PLP = ("none", "capacitors")
 FLUSH_EVERY = (1, 4, 16)
 FLUSH_WRITES = 400
 #: The flush explorable's cache (bytes): far more than its writes, so a fresh drive never fills it.
@@ -289,7 +291,7 @@ FLUSH_Y_RANGE = (3.0, 3e4)
 @lru_cache(maxsize=64)
 def flush_config(nand_kib: int, plp: bool) -> SsdConfig:
     """The chapter's drive (4 KiB slots) with NAND pages of ``nand_kib`` KiB and a write cache of
-    :data:`FLUSH_CACHE_BYTES`, with or without power-loss protection."""
+    :data:`FLUSH_CACHE_BYTES`, with power-loss protection if ``plp``."""
     from dataclasses import replace
 
     return replace(db_config(), nand_page_size=nand_kib * 1024, cache_bytes=FLUSH_CACHE_BYTES,
@@ -297,7 +299,7 @@ def flush_config(nand_kib: int, plp: bool) -> SsdConfig:
 
 
 @lru_cache(maxsize=64)
-def flush_point(nand_kib: int, plp: int, flush_every: int, seed: int = 0):
+def flush_point(nand_kib: int, plp: bool, flush_every: int, seed: int = 0):
     """:func:`flashlab.db.flushed_writes`: 400 sequential 4 KiB writes at queue depth 1, a
     flush after every ``flush_every``-th, on :func:`flush_config`."""
     return flushed_writes(flush_config(nand_kib, plp), flush_every=flush_every, writes=FLUSH_WRITES, seed=seed)
@@ -309,6 +311,8 @@ def flush_page_size(seed: int = 0) -> Explorable:
     labels = ["write acknowledged", "commit (flush done)", "data on NAND"]
 
     def compute(nand_kib, plp, flush_every):
+        check_choice("plp", plp, FLUSH_PLP)
+        plp = plp == "capacitors"
         r = flush_point(nand_kib, plp, flush_every, seed)
         lat = [r.write_latency["p50"], r.commit_latency["p50"], r.nand_latency["p50"]]
         hi = [r.write_latency["p99"], r.commit_latency["p99"], r.nand_latency["p99"]]
@@ -337,7 +341,7 @@ def flush_page_size(seed: int = 0) -> Explorable:
 
     return Explorable(compute, figure, [
         Control("nand_kib", "NAND page size (KiB; host writes are 4 KiB)", FLUSH_NAND_KIB, 16, fmt="{:d}"),
-        Control("plp", "Power-loss protection (0 none, 1 capacitors)", FLUSH_PLP, 0, fmt="{:d}"),
+        Control("plp", "Power-loss protection", FLUSH_PLP, "none", fmt="{}"),
         Control("flush_every", "A flush after every n-th write", FLUSH_EVERY, 1, live_values=(1, 2, 4, 8, 16, 64),
                 fmt="{:d}"),
     ])

@@ -43,6 +43,8 @@ class Control:
     carries the unit; ``values`` is the grid precomputed for the static book; ``default``
     must be one of them; ``live_values`` (default: ``values``) are the settings offered in a
     live kernel, where every change calls the engine; ``fmt`` formats a value for display.
+    A switch names its settings (``("off", "on")``): flags (``False``, ``True``) are refused,
+    since the reader would see them as Python prints them.
     """
 
     name: str
@@ -55,6 +57,10 @@ class Control:
     def __post_init__(self):
         if len(self.values) < 2:
             raise ValueError(f"Control {self.name!r}: values must hold at least 2 settings; got {self.values!r}")
+        if any(isinstance(v, (bool, np.bool_)) for v in (*self.values, *self.live_values)):
+            # a slider would read "False" / "True": a switch names its settings instead
+            raise ValueError(f"Control {self.name!r}: values must name their settings (e.g. 'off', 'on'), "
+                             f"not flags; got {self.values!r}")
         check_choice(f"Control {self.name!r} default", self.default, self.values)
         if not self.live_values:
             object.__setattr__(self, "live_values", tuple(self.values))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Div, LegendItem
+from bokeh.models import ColumnDataSource, Div, FixedTicker, LegendItem
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
@@ -414,6 +414,10 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
 
 #: Bottom of the UBER axis; UBER below it is not drawn.
 UBER_FLOOR = 1e-30
+#: The UBER axis's labelled ticks: every fifth decade from the floor, which puts one at the JESD218
+#: client target (1e-15); the automatic log ticks over its 28 decades fell every fourth decade,
+#: missed the target, and crowded their minor ticks into a black smudge at each label.
+UBER_TICKS = tuple(10.0 ** e for e in range(-30, -1, 5))
 
 
 def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 120), codeword_bytes: int = 1024,
@@ -449,6 +453,7 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
         p1 = new_figure("Uncorrectable errors after ECC", "raw bit error rate (RBER)", "UBER (errors per bit read)",
                         height=280, x_axis_type="log", y_axis_type="log", y_range=(UBER_FLOOR, 1e-2),
                         tooltips=[("RBER", "@rber{0.0e}"), ("UBER", "@uber{0.0e}")])
+        p1.yaxis.ticker = FixedTicker(ticks=list(UBER_TICKS), minor_ticks=[10.0 ** e for e in range(-30, -1)])
         p1.line("rber", "uber", source=src["uber"], color=PROGRAMMED, line_width=2, legend_label="UBER")
         p1.line(rber_axis[[0, -1]], [UBER_CLIENT, UBER_CLIENT], color="gray", line_width=1.5, line_dash="dashed",
                 legend_label="UBER target (JESD218 client)")

@@ -148,6 +148,10 @@ def fab_economics(nodes=NODES):
     return StaticExplorable(column(p1, p2, sizing_mode="stretch_width"), 1)
 
 
+#: Outline of the bit-density figure's open circles (the model's density for each published die).
+MODEL_POINT = PALETTE[7]
+
+
 def stack_3d(layer_values=(24, 32, 48, 64, 96, 128, 176, 232, 321, 400, 600),
              deck_values=(1, 2, 3, 4)) -> Explorable:
     """Add layers and decks: the design point against the published densities (top), cost per
@@ -191,7 +195,8 @@ def stack_3d(layer_values=(24, 32, 48, 64, 96, 128, 176, 232, 321, 400, 600),
         p1.line("layers", "density", source=src["curve"], color=PALETTE[0], line_width=2, legend_label="model, TLC")
         p1.scatter("layers", "density", source=points, color=PALETTE[1], size=9, marker="diamond",
                    legend_label="published (any bits per cell)")
-        p1.scatter("layers", "model", source=points, color=PALETTE[1], size=7, fill_alpha=0,
+        # grey outlines, not the diamonds' orange: a pair is then told apart by colour, not shape alone
+        p1.scatter("layers", "model", source=points, line_color=MODEL_POINT, line_width=1.5, size=8, fill_alpha=0,
                    legend_label="model for the same die")
         p1.scatter("layers", "density", source=src["now"], color=PALETTE[0], size=12, line_color="black")
         legend_below(p1, 2, **CELL_LEGEND)
@@ -243,7 +248,7 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
         src = {k: ColumnDataSource(data[k]) for k in ("layers", "time", "now")}
         # The multiplier, on a linear axis: its 0.4 to 2 spread is the point, and on the RBER axis
         # below (five decades) it would be a flat line. Fixed range: the grid's widest is 0.40 to 2.02.
-        p1 = new_figure("Each layer's RBER relative to the stack's mean (top of the stack first)", "layer (1 = top)",
+        p1 = new_figure("Each layer's RBER relative to the stack's mean", "layer (1 = top of the stack)",
                         "RBER / mean RBER", height=260, y_range=(0, 2.2),
                         tooltips=[("layer", "@layer"), ("x mean", "@mult{0.00}"), ("RBER", "@rber{0.0e}")])
         p1.line([1, layers], [1, 1], color="gray", line_dash="dashed", legend_label="mean of the stack")
