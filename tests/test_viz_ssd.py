@@ -99,6 +99,14 @@ def test_read_tails_axis_fits_the_grid():
     assert layout.children[1].y_range.end == S.READ_SHARE_MAX == grid_max_share(ex, ("off", "on"))
 
 
+def test_pts_free_axis_holds_a_purged_drive_at_every_op_the_controls_offer():
+    # Free superblocks peak on the purged drive: all of them, most at the largest op.
+    ex = S.preconditioning_curve()
+    op = ex.controls[0]
+    most = S.small_config(max(op.values + op.live_values)).ftl_geometry.blocks
+    assert most <= S.PTS_FREE_MAX < 1.1 * most
+
+
 def test_tail_latency_over_time_axis_fits_the_grid_with_little_room_to_spare():
     ex = S.tail_latency()
     layout, _ = ex.figure(ex.compute(**ex.defaults()))

@@ -53,6 +53,9 @@ def small_config(op: float, **kwargs) -> SsdConfig:
 # =============================================================================== preconditioning curve
 PTS_OPS = (0.1, 0.2, 0.4, 0.7)
 PTS_QDS = (1, 4, 8, 32)
+#: Top of the free-superblock axis: a purged drive has every superblock free, 109 at op 0.7 (the
+#: static grid's largest op) and 128 at op 1.0 (the live one's).
+PTS_FREE_MAX = 130
 
 
 @lru_cache(maxsize=256)
@@ -130,7 +133,7 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
                 legend_label="p99.9")
         legend_below(p2)
         p3 = new_figure("Free space and foreground GC", "host writes (drive writes)", "free superblocks",
-                        height=240, x_range=xr, y_range=Range1d(0, 100), tooltips=tips)
+                        height=240, x_range=xr, y_range=Range1d(0, PTS_FREE_MAX), tooltips=tips)
         p3.extra_y_ranges = {"share": Range1d(0, 100)}
         p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (%)",
                                  axis_label_text_font_style="normal"), "right")
