@@ -159,6 +159,15 @@ def test_steering_puts_more_host_writes_on_fast_pages():
     assert sum(d["hist"]["this"]) == pytest.approx(100.0, abs=1e-6)
 
 
+def test_fast_pages_axis_shows_every_bin():
+    # the last bin holds every longer write: the x axis must reach it, or those writes vanish
+    ex = S.fast_pages()
+    data = ex.compute(**ex.defaults())
+    layout, _ = ex.figure(data)
+    p = next(c for c in layout.children if hasattr(c, "x_range"))
+    assert p.x_range.end == max(data["hist"]["right"]) == S.FAST_HIST_END_US / 1e3
+
+
 def test_read_tails_are_the_reads_of_the_last_drive_write_and_suspension_cuts_them():
     d = S.read_tails().compute(rate=1000)
     assert sum(d["hist"]["off"]) == pytest.approx(100.0, abs=1e-6)

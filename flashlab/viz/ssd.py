@@ -495,10 +495,14 @@ def fast_share(r) -> float:
     return float(np.mean(lat[np.isfinite(lat)] <= FAST_LIMIT_US))
 
 
+#: End of :func:`fast_pages`' histogram and of its x axis; its last bin holds every longer write.
+FAST_HIST_END_US = 6000.0
+
+
 def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable:
     """Fast-page steering and write rate -> histogram of host write latency over the last drive
     write (linear bins of 100 us), with and without steering."""
-    edges = np.arange(0.0, 6001.0, 100.0)
+    edges = np.arange(0.0, FAST_HIST_END_US + 1.0, 100.0)
 
     def shares(lat):
         return 100 * np.histogram(np.clip(lat, 0, edges[-1] - 1), edges)[0] / lat.size
@@ -523,8 +527,10 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
 
     def figure(data):
         h = ColumnDataSource(data["hist"])
-        p = new_figure("Host write latency: fast and slow pages", "write latency (ms)", "share of writes (%)",
-                       height=320, x_range=Range1d(0, 4.5), y_range=Range1d(0, 75),
+        p = new_figure("Host write latency: fast and slow pages",
+                       f"write latency (ms; the last bin holds every write from {FAST_HIST_END_US / 1e3 - 0.1:g} ms)",
+                       "share of writes (%)", height=320, x_range=Range1d(0, FAST_HIST_END_US / 1e3),
+                       y_range=Range1d(0, 75),
                        tooltips=[("from (ms)", "@left{0.0}"), ("to (ms)", "@right{0.0}"),
                                  ("this setting (%)", "@this{0.0}"), ("other setting (%)", "@other{0.0}")])
         p.quad(left="left", right="right", bottom=0, top="other", source=h, color="#bbbbbb", alpha=0.7,
