@@ -11,6 +11,7 @@ Little's law is checked against the simulated drive's own measured throughput.
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 
@@ -153,6 +154,17 @@ def test_gc_victims_match_the_reference_ftl_and_the_stated_rules(seed):
         assert ref.c["gc_victims"] == 1
         assert pick["victim"] == ref.last_victim == by_rule[policy], policy
         assert pick["copies"] == ref.c["gc_copies"] == valid[closed.index(pick["victim"])], policy
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gc_text_ages_are_the_ages_the_solution_scores(seed):
+    # The student computes cost-benefit ages from the problem text (the formula and the table of
+    # closing writes); they must be the ages of the worked solution (and the engine's).
+    p = quiz.make("gc", seed)
+    start = int(re.search(r"age = (\d+) - \(host writes at closing\) \+ 1", p.text).group(1))
+    written = [int(w) for w in re.findall(r"closed when the host had written (\d+) pages", p.text)]
+    scored = [int(a) for a in re.findall(r"\) \* (\d+) / \(1 \+", p.solution())]
+    assert [start - w + 1 for w in written] == scored
 
 
 def test_gc_policies_disagree_on_some_seeds():

@@ -83,6 +83,25 @@ def test_simulated_greedy_and_fifo_sit_on_desnoyers(op):
     assert F.wa_point(op, "random").wa_steady == pytest.approx((1 + o) / o, rel=0.05)
 
 
+def test_wa_axis_holds_every_curve_at_every_op_the_controls_offer():
+    # The markers sit on the curves (above); the curves, random's (1 + op) / op the highest and
+    # greedy's the lowest, must stay inside the fixed log axis at every static and live op.
+    ex = F.wa_vs_op(blocks=128, pages_per_block=16)
+    ops = np.array(sorted(set(ex.controls[0].values) | set(ex.controls[0].live_values)))
+    lo, hi = F.WA_Y_RANGE
+    assert (1 + ops.min()) / ops.min() * 1.05 < hi
+    assert lo < float(wa_greedy(ops.max(), 32)) / 1.05
+
+
+def test_skew_bars_fit_the_axis_at_the_most_skewed_live_setting():
+    # FIFO suffers most from skew; the live explorable runs the chapter's 512-block device.
+    ex = F.hot_cold_skew(blocks=512)
+    worst = max(ex.controls[0].live_values, key=lambda s: int(s.split("/")[0]))
+    for streams in F.STREAMS.values():
+        wa = ex.compute(worst, streams)["bars"]["wa"]
+        assert max(wa) * 1.1 < F.SKEW_WA_MAX, streams
+
+
 # ----------------------------------------------------------------------------- every explorable
 SMALL = {
     "step_a_device": lambda: F.step_a_device(n_steps=40, live_steps=60),

@@ -99,6 +99,14 @@ def test_read_tails_axis_fits_the_grid():
     assert layout.children[1].y_range.end == S.READ_SHARE_MAX == grid_max_share(ex, ("off", "on"))
 
 
+def test_pts_free_axis_holds_a_purged_drive_at_every_op_the_controls_offer():
+    # Free superblocks peak on the purged drive: all of them, most at the largest op.
+    ex = S.preconditioning_curve()
+    op = ex.controls[0]
+    most = S.small_config(max(op.values + op.live_values)).ftl_geometry.blocks
+    assert most <= S.PTS_FREE_MAX < 1.1 * most
+
+
 def test_tail_latency_over_time_range_holds_the_settings_that_keep_up_and_notes_the_others():
     """The fixed y range holds every grid setting at which GC keeps up, with little room to spare;
     at the others the lines leave the top and a note gives their peaks. The default's lines fill
@@ -166,6 +174,15 @@ def test_steering_puts_more_host_writes_on_fast_pages():
     assert S.fast_share(on) > S.fast_share(off) + 0.15
     d = S.fast_pages().compute(steering="on", rate=1000)
     assert sum(d["hist"]["this"]) == pytest.approx(100.0, abs=1e-6)
+
+
+def test_fast_pages_axis_shows_every_bin():
+    # the last bin holds every longer write: the x axis must reach it, or those writes vanish
+    ex = S.fast_pages()
+    data = ex.compute(**ex.defaults())
+    layout, _ = ex.figure(data)
+    p = next(c for c in layout.children if hasattr(c, "x_range"))
+    assert p.x_range.end == max(data["hist"]["right"]) == S.FAST_HIST_END_US / 1e3
 
 
 def test_read_tails_are_the_reads_of_the_last_drive_write_and_suspension_cuts_them():

@@ -3,7 +3,7 @@
 * :func:`rwmix` is fio ``rw=randrw`` with ``rwmixread``: a closed loop keeps ``qd`` requests
   outstanding and the direction of each new request is drawn at random (read with probability
   ``rwmixread / 100``, exactly that share over the run), so the IOPS ratio is enforced and reads wait behind the slower writes
-  (fio HOWTO; io_u.c; the 2024 "Mixups with rwmixread" post measured 57.3k read IOPS in a
+  (fio HOWTO; io_u.c; the 2023 "Mixups with rwmixread" post measured 57.3k read IOPS in a
   70/30 mix of 4 KiB reads and 256 KiB writes against 515k with writes capped by ``rate_iops``).
   By Little's law the loop completes ``qd / (r L_r + (1 - r) L_w)`` requests per second
   (:func:`littles_law_read_iops`).

@@ -186,7 +186,8 @@ def _gc(rng: np.random.Generator, seed: int) -> Problem:
         "  greedy: fewest valid pages;\n"
         "  FIFO: the block closed first;\n"
         "  cost-benefit (Rosenblum & Ousterhout): the largest (1 - u) * age / (1 + u), with "
-        f"u = valid / {ppb} and age = {now} - (host writes at closing) + 1."
+        f"u = valid / {ppb} and age = {now + 1} - (host writes at closing) + 1 (the writes from the one "
+        "that closed the block to the coming one, both counted)."
     )
     lines = [f"{'greedy' if p == 'greedy' else 'FIFO' if p == 'fifo' else 'cost-benefit'}: block "
              f"{picks[p]['victim']}, copying {picks[p]['copies']} page(s)" for p in GC_QUIZ_POLICIES]

@@ -53,6 +53,9 @@ def small_config(op: float, **kwargs) -> SsdConfig:
 # =============================================================================== preconditioning curve
 PTS_OPS = (0.1, 0.2, 0.4, 0.7)
 PTS_QDS = (1, 4, 8, 32)
+#: Top of the free-superblock axis: a purged drive has every superblock free, 109 at op 0.7 (the
+#: static grid's largest op) and 128 at op 1.0 (the live one's).
+PTS_FREE_MAX = 130
 
 
 @lru_cache(maxsize=256)
@@ -130,7 +133,7 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
                 legend_label="p99.9")
         legend_below(p2)
         p3 = new_figure("Free space and foreground GC", "host writes (drive writes)", "free superblocks",
-                        height=240, x_range=xr, y_range=Range1d(0, 100), tooltips=tips)
+                        height=240, x_range=xr, y_range=Range1d(0, PTS_FREE_MAX), tooltips=tips)
         p3.extra_y_ranges = {"share": Range1d(0, 100)}
         p3.add_layout(LinearAxis(y_range_name="share", axis_label="foreground GC (%)",
                                  axis_label_text_font_style="normal"), "right")
@@ -510,10 +513,14 @@ def fast_share(r) -> float:
     return float(np.mean(lat[np.isfinite(lat)] <= FAST_LIMIT_US))
 
 
+#: End of :func:`fast_pages`' histogram and of its x axis; its last bin holds every longer write.
+FAST_HIST_END_US = 6000.0
+
+
 def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable:
     """Fast-page steering and write rate -> histogram of host write latency over the last drive
     write (linear bins of 100 us), with and without steering."""
-    edges = np.arange(0.0, 6001.0, 100.0)
+    edges = np.arange(0.0, FAST_HIST_END_US + 1.0, 100.0)
 
     def shares(lat):
         return 100 * np.histogram(np.clip(lat, 0, edges[-1] - 1), edges)[0] / lat.size
@@ -538,8 +545,10 @@ def fast_pages(op: float = 0.2, fills: float = 2.0, seed: int = 0) -> Explorable
 
     def figure(data):
         h = ColumnDataSource(data["hist"])
-        p = new_figure("Host write latency: fast and slow pages", "write latency (ms)", "share of writes (%)",
-                       height=320, x_range=Range1d(0, 4.5), y_range=Range1d(0, 75),
+        p = new_figure("Host write latency: fast and slow pages",
+                       f"write latency (ms; the last bin holds every write from {FAST_HIST_END_US / 1e3 - 0.1:g} ms)",
+                       "share of writes (%)", height=320, x_range=Range1d(0, FAST_HIST_END_US / 1e3),
+                       y_range=Range1d(0, 75),
                        tooltips=[("from (ms)", "@left{0.0}"), ("to (ms)", "@right{0.0}"),
                                  ("this setting (%)", "@this{0.0}"), ("other setting (%)", "@other{0.0}")])
         p.quad(left="left", right="right", bottom=0, top="other", source=h, color="#bbbbbb", alpha=0.7,
