@@ -390,6 +390,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     load = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.3))
     add("ssd.HostLoad", S.HostLoad, dataclass_params(S.HostLoad(qd=4, rate_iops=1e4),
                                                      rate_iops=Param("opt_real", 1e4)), "ssd")
+    add("ssd.page_type_shares", S.page_type_shares, params({"config": sconf}), "ssd")
     add("ssd.pipeline_limit_iops", S.pipeline_limit_iops, params({"config": sconf, "write_size": 8192},
                                                                  write_size=Param("opt_int", 8192)), "ssd")
     add("ssd.raw_program_bandwidth_mb_s", S.raw_program_bandwidth_mb_s, params({"config": sconf}), "ssd")

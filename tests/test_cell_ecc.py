@@ -95,7 +95,7 @@ def test_soft_reads_cost_extra_senses():
     assert soft_read_latency_us(TLC_1XNM.timing, 1) == pytest.approx(hard)
     soft = soft_read_latency_us(TLC_1XNM.timing, 5)
     assert np.all(soft > hard)
-    assert 100 < soft.max() < 500  # Cai 2017 sec. 6.2: up to ~480 us for a 5-level soft decode
+    assert 3 * hard.max() < soft.max() < 5 * hard.max()  # 5 levels: the sensing part grows fivefold, the fixed part not
     assert np.all(soft_read_latency_us(QLC_3D.timing, 3) > soft_read_latency_us(QLC_3D.timing, 2))
 
 

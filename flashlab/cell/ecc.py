@@ -137,8 +137,10 @@ def endurance_pe_cycles(
 def soft_read_latency_us(timing: NandTiming, soft_levels: int) -> np.ndarray:
     """Read latency per page type (us) when LDPC soft decoding senses every reference of the page
     at ``soft_levels`` voltages (1 = a hard read): ``t_read_base_us + senses * soft_levels *
-    t_sense_us``. Cai et al. 2017 sec. 6.2 (``cai2017``): soft reads multiply the sensing,
-    up to ~480 us for a 5-level soft decode."""
+    t_sense_us``: soft reads multiply the sensing. The per-sense time is the preset's; no measured
+    soft-read latency is reproduced here (Zhao et al. 2013, ``zhao2013ldpc``: in their
+    trace-driven SSD simulations the finer sensing LDPC needs lengthened read response times by
+    more than 100 % in the worst case)."""
     _check_timing(timing)
     levels = check_int("soft_levels", soft_levels, 1, 16)
     return timing.t_read_base_us + cell_levels(timing.bits).senses * levels * timing.t_sense_us

@@ -76,7 +76,8 @@ class NandTiming:
 
     @property
     def mean_prog_us(self) -> float:
-        """tPROG averaged over page types (each type is an equal share of the pages)."""
+        """tPROG averaged over page types, each weighted equally (a drive's programs weight each type
+        by its share of a block's pages: :func:`flashlab.ssd.page_type_shares`)."""
         return sum(self.t_prog_us) / len(self.t_prog_us)
 
     @property

@@ -14,6 +14,7 @@ from flashlab.ssd.sim import (
     IoResult,
     SsdConfig,
     nand_timeline,
+    page_type_shares,
     pipeline_limit_iops,
     raw_program_bandwidth_mb_s,
     simulate_io,
@@ -21,6 +22,6 @@ from flashlab.ssd.sim import (
 )
 
 __all__ = [
-    "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline", "pipeline_limit_iops",
-    "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
+    "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
+    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
 ]

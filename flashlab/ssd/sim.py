@@ -448,20 +448,41 @@ _INTERVAL_KEYS = ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us", *(f
                   "gc_copies", "erases", "free_blocks", "fg_share")
 
 
+def page_type_shares(config: SsdConfig) -> np.ndarray:
+    """Share of the drive's NAND page programs that go to each page type (lower first).
+
+    The engine types a NAND page by its position in the block: page ``k`` of a block of
+    ``pages_per_block / slots`` NAND pages is of type ``k mod bits_per_cell``. A type's share is
+    therefore the fraction of a block's NAND pages it holds: a 16-page TLC block has 6 lower,
+    5 middle and 5 upper pages (shares 6/16, 5/16, 5/16), an even-sized MLC block splits evenly.
+    With fast-page steering the engine keeps every type's program count on a unit within a slack
+    of the least-used type's, so in the long run each type takes an equal share.
+    """
+    check_instance("config", config, SsdConfig)
+    bits = config.timing.bits_per_cell
+    if config.steering:
+        return np.full(bits, 1.0 / bits)
+    nand_pages = config.geometry.pages_per_block // config.slots
+    return np.array([len(range(k, nand_pages, bits)) for k in range(bits)], float) / nand_pages
+
+
 def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> float:
     """Analytic write limit with no GC, every unit always busy (requests per second).
 
     Each channel carries ``units_per_channel`` planes; a NAND page of ``s`` slots costs its unit
-    ``s tX + tPROG`` (its slots cross the channel, then one program; ``tPROG`` averaged over
-    page types) and its channel ``s tX``, so a channel moves
-    ``s min(units_per_channel / (s tX + tPROG), 1 / (s tX))`` slots per microsecond.
+    ``s tX + tPROG`` (its slots cross the channel, then one program) and its channel ``s tX``, so
+    a channel moves ``s min(units_per_channel / (s tX + tPROG), 1 / (s tX))`` slots per
+    microsecond. ``tPROG`` is the mean over the programs a unit performs: each page type's tPROG
+    weighted by its share of the pages (:func:`page_type_shares`: the types' shares of a block's
+    pages, which are equal for MLC with an even number of pages per block but not for TLC).
     """
     check_instance("config", config, SsdConfig)
     g = config.geometry
     size = g.page_size if write_size is None else check_int("write_size", write_size, 1, 2**40)
     per_channel = g.dies_per_channel * g.planes_per_die
     sx = config.slots * config.transfer_us
-    pages_per_us = g.channels * config.slots * min(per_channel / (sx + config.timing.mean_prog_us), 1.0 / sx)
+    t_prog = float(page_type_shares(config) @ np.asarray(config.timing.t_prog_us))
+    pages_per_us = g.channels * config.slots * min(per_channel / (sx + t_prog), 1.0 / sx)
     return pages_per_us * 1e6 * g.page_size / size
 
 
