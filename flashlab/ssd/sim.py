@@ -36,8 +36,9 @@ module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et a
   foreground GC only reorders the same copies and erases; queue depth 32 ends at or above 8.
 * **Fast-page steering** (Grupp et al. 2009 measured fast and slow MLC pages): host writes take the
   fastest page type and GC copies the slowest, as long as every type on the unit stays within
-  one block's worth (``pages_per_block / bits``) of the least-used type; otherwise the page type
-  follows the position in the block.
+  one block's worth (``pages_per_block / bits``) of the least-used type: a type that is that far
+  ahead is passed over, down to the least-used type itself, which is always allowed (so with
+  steering a page's type never follows its position in the block).
 * **Host.** A closed loop keeps ``qd`` requests outstanding (issued the moment one completes,
   like fio with ``iodepth``), or an open loop issues requests at Poisson arrival times of mean
   rate ``rate_iops`` (seeded) with at most ``qd`` in the device (the rest wait in the host
