@@ -139,6 +139,25 @@ def test_temp_sort_writes_then_reads_the_same_bytes_on_flash_and_disk():
         temp_sort("disk")
 
 
+def test_temp_tablespace_gives_both_of_harrisons_outcomes():
+    """Harrison (databases.md D6): temp on flash helped multi-pass sorts on one system and was
+    slightly worse than disk on another. The databases chapter gets both from two workloads, one
+    sort with 1 MiB I/Os (disk 85 ms, flash 213 ms: 2.5x) and sixteen sorts with 64 KiB I/Os (flash
+    3,391 ms, disk 5,290 ms: 1.56x; this test's larger drive gives the same times); the bands
+    below are those ratios within about 20%."""
+    from flashlab.db import temp_sort
+    from flashlab.device.hdd import CHEETAH_15K7
+
+    def elapsed(device, sessions, io_kib):
+        return temp_sort(device, sessions=sessions, runs=8, run_bytes=2**20,
+                         io_bytes=io_kib * 1024).elapsed_us
+
+    one = elapsed(SMALL, 1, 1024) / elapsed(CHEETAH_15K7, 1, 1024)
+    assert 2.0 < one < 3.0  # the disk writes sequentially faster than cacheless flash programs
+    many = elapsed(CHEETAH_15K7, 16, 64) / elapsed(SMALL, 16, 64)
+    assert 1.25 < many < 1.9  # sixteen merges make the disk seek; flash wins
+
+
 def test_smart_flash_logging_trims_the_tail_not_the_median():
     """Issue 12's check: with smart flash logging p99.9 commit time falls clearly while the median
     does not improve (Harrison on Exadata: median 500 us with it, 481 without; flash first 3.5%).
