@@ -106,12 +106,12 @@ dirty and schedules its acknowledgement ``t_ack`` later (``_ack_later`` -> ``_on
 ``_complete``): the acknowledged request is done, for its host I/O too (a RULE_ALL host I/O
 counts it among its requests, a RULE_ANY one is done with it), while its programs run as above
 and leave the cache (``_slot_on_nand``, which sets the request's ``durable`` time; the slots'
-``pending`` flags clear with their page's program). A write
-that goes through (no cache; FUA without power-loss protection) completes with its last slot
-on NAND and pads its NAND page (``_pad_page``); a flush without protection pads the page too
-and completes when nothing is dirty, holding the writes behind it. Flushes and FUA writes are
-member requests like any other, routed to their device's write FIFO; a fixed-service member
-has no write cache, so a flush there is done when dispatched; so is a hard disk's without one.
+``pending`` flags clear with their page's program). A write that goes through (no cache; FUA
+without power-loss protection) completes with its last slot on NAND and pads its NAND page
+(``_pad_page``); a flush without protection pads the page too and completes when nothing is
+dirty, holding the writes behind it. Flushes and FUA writes are member requests like any other,
+routed to their device's write FIFO; a fixed-service member has no write cache, so a flush there
+is done when dispatched; so is a hard disk's without one.
 A hard disk may sit behind a battery-backed controller cache (protected, like capacitors): a
 write enters while the cache has room for its LBAs, is acknowledged ``t_ack`` later, and only
 then is its destage (one disk access, seek + rotation + transfer) queued on the disk; its LBAs
@@ -130,7 +130,8 @@ it; the hard disk destage in ``_on_ack`` is for disks only). A request partly in
 completes with its last NAND read (the DRAM part, ``t_ack``, is assumed shorter than a sense
 and transfer, and is not timed). Reads pass writes still waiting to enter the device (its
 read FIFO is served first), so a read of data whose write has not been admitted reads the old
-data from NAND, as before.
+data from NAND, as before. A hard disk's controller cache serves no reads: they go to the
+platter.
 
 Life of one GC job (flash device):
 
@@ -432,9 +433,10 @@ class Cache(NamedTuple):
     """Per device ``d``: the DRAM write cache (``on`` 0: none; a write then is acknowledged when
     its NAND programs end). A cached write is acknowledged ``t_ack`` after it enters the device
     (acknowledgements leave in admission order, from the ring ``ring[d, head:tail]``), its slots
-    are ``dirty`` until the NAND page holding them is programmed; writes wait while the cache
-    is full. Without power-loss protection (``plp`` 0) a flush pads the partly filled NAND page
-    and completes when nothing is dirty; writes behind it wait."""
+    are ``dirty`` until the NAND page holding them is programmed (and meanwhile serve host reads:
+    ``Engine.pending``); writes wait while the cache is full. Without power-loss protection
+    (``plp`` 0) a flush pads the partly filled NAND page and completes when nothing is dirty;
+    writes behind it wait."""
     on: np.ndarray
     plp: np.ndarray           # power-loss protection (capacitors)
     capacity: np.ndarray      # slots it holds
@@ -1102,9 +1104,10 @@ def _ack_src(units, channels, d):
 
 @_inline
 def _ack_later(c, units, channels, heap, loop, d, i):
-    """Request i entered device d's cache ``c``: acknowledge it t_ack from now. Acknowledgements
-    leave in admission order, one heap event (the oldest) per device; the ring holds at most the
-    device's queue depth (each waits inside it), its size."""
+    """Request i entered device d's cache ``c`` (a cached write, a flush it acknowledges, a read it
+    serves whole): acknowledge it t_ack from now. Acknowledgements leave in admission order, one
+    heap event (the oldest) per device; the ring holds at most the device's queue depth (each
+    holds one of its in-flight places until acknowledged), its size."""
     r = c.ring.shape[1]
     t = loop.now[0] + c.t_ack[d]
     c.ring[d, c.tail[d] % r] = i
