@@ -360,5 +360,6 @@ def test_read_counts_add_up_and_repeat(seed, plp, page, cache, span, gap):
     assert ca["host_page_reads"] == pages[reads].sum()
     assert ca["host_page_reads"] == ca["flash_reads"] + ca["cache_read_hits"]
     assert cache > 0 or ca["cache_read_hits"] == 0
-    # a read is never faster than the cache's answer (nothing comes back before t_ack)
-    assert (a.latency_us[reads] >= (cfg.cache_latency_us if cache else 0.0)).all()
+    # a read is never faster than the cache's answer (nothing comes back before t_ack; the
+    # tolerance is done - arrival's rounding)
+    assert (a.latency_us[reads] >= (cfg.cache_latency_us if cache else 0.0) - 1e-9).all()
