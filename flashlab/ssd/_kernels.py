@@ -64,13 +64,13 @@ starts after the others crossed; GC copies arrive in copy-read order, so a GC pa
 may start before all its slots crossed (its timing is one tPROG per page all the same; GC data
 stays valid in its victim until the erase, and GC pages are not padded).
 
-Data in the write cache (``pending``, one flag per physical slot): a cached host write sets its
-slots' flags when the FTL maps them (``_dispatch``), and the end of their NAND page's program
-clears every slot of the page (``_finish``): until then the DRAM holds the only copy, and a host
-read of the slot is served from it. A write through the cache (no cache; FUA without power-loss
-protection) is not in it (it is not counted dirty either) and clears the flag, as does a padding
-slot (no L2P entry names it): each new mapping assigns the flag, so none is left over from a
-slot's last use. GC: a victim may hold slots whose host program has not ended (the victim is any
+Data in the write cache (``pending``, one flag per physical slot, kept by drives with a cache
+only: a drive without one never touches it): a cached host write sets its slots' flags when the
+FTL maps them (``_dispatch``), and the end of their NAND page's program clears every slot of the
+page (``_finish``): until then the DRAM holds the only copy, and a host read of the slot is
+served from it. A write through the cache (FUA without power-loss protection) is not in it (it
+is not counted dirty either) and clears the flag, as does a padding slot (no L2P entry names
+it): each new mapping assigns the flag, so none is left over from a slot's last use. GC: a victim may hold slots whose host program has not ended (the victim is any
 closed superblock, and a superblock is closed when its last slot is *mapped*). The job remaps
 them at its start, and the copy takes the flag with the mapping, so a read of the LBA keeps
 getting the cache's data (the newest: a later host write remaps the LBA, and GC copies only
@@ -466,7 +466,8 @@ class Engine(NamedTuple):
     ptype: np.ndarray         # int8 page type of every programmed page (device offset page0)
     owner: np.ndarray         # request whose data a slot holds, -1 padding (NAND pages of > 1 slot)
     pending: np.ndarray       # int8 per physical slot (device offset page0): 1 while the write cache
-                              # holds the slot's data and its program has not ended
+                              # holds the slot's data and its program has not ended; only devices
+                              # with a cache (Cache.on) touch it (else it may have one element)
     ftls: Ftls
 
 
@@ -853,8 +854,9 @@ def _start_job(e, d):
             f = ctr[F.FRONT + F.GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
             _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
-            # a slot whose host program has not ended is still served by the cache at its new place
-            e.pending[e.devices.page0[d] + dst] = e.pending[e.devices.page0[d] + base + i]
+            if e.cache.on[d] != 0:
+                # a slot whose host program has not ended is still served by the cache at its new place
+                e.pending[e.devices.page0[d] + dst] = e.pending[e.devices.page0[d] + base + i]
             F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
@@ -1180,7 +1182,8 @@ def _pad_page(e, d):
     for _ in range(slots - w):
         ppn = np.int64(F._pad(s, 0))
         e.owner[e.devices.page0[d] + ppn] = -1
-        e.pending[e.devices.page0[d] + ppn] = 0  # nothing to serve (no L2P entry names it)
+        if e.cache.on[d] != 0:
+            e.pending[e.devices.page0[d] + ppn] = 0  # nothing to serve (no L2P entry names it)
         _set_type(e.devices, e.units.programs, e.ptype, d, ppn, False)
         _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
 
@@ -1225,16 +1228,18 @@ def _dispatch(e, d):
             req.left[i] = k
             s[5][F.HOST_READS] += k
             hits = 0
+            held = e.cache.on[d] != 0  # a drive without a cache never touches Engine.pending
             for p in range(k):
                 ppn = np.int64(l2p[lba + p])
                 if ppn < 0:  # unmapped: answered without a flash read
                     req.left[i] -= 1
-                elif e.pending[dev.page0[d] + ppn] != 0:  # in the write cache, not yet on NAND
+                elif held and e.pending[dev.page0[d] + ppn] != 0:  # in the write cache, not yet on NAND
                     req.left[i] -= 1
                     hits += 1
                 else:
                     _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), K_HREAD, ppn, i)
-            e.stats.cache_read_hits[d] += hits
+            if hits > 0:
+                e.stats.cache_read_hits[d] += hits
             if req.left[i] == 0:
                 req.start[i] = e.loop.now[0]
                 if hits > 0:
@@ -1309,9 +1314,10 @@ def _dispatch(e, d):
         lba = req.lba[i]
         for p in range(k):
             ppn = _map_host_write(e.ftls, dev, e.units.programs, e.ptype, d, lba + p)
-            # set on every mapping, cleared for a write through (not in the cache): no flag is
-            # left over from the slot's last use
-            e.pending[dev.page0[d] + ppn] = 0 if through else 1
+            if cache.on[d] != 0:
+                # set on every mapping, cleared for a write through (not in the cache): no flag
+                # is left over from the slot's last use
+                e.pending[dev.page0[d] + ppn] = 0 if through else 1
             if slots > 1:
                 e.owner[dev.page0[d] + ppn] = i
             _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_HWRITE, ppn, i)
@@ -1410,8 +1416,9 @@ def _finish(e, u):
         slots = e.devices.slots[d]
         if slots == 1 or units.ppn[u] % slots == slots - 1:  # the NAND page's program ended: all its slots are on NAND
             base = e.devices.page0[d] + units.ppn[u] - (slots - 1)
+            held = e.cache.on[d] != 0
             for j in range(slots):
-                if e.pending[base + j] != 0:  # the cache's copy is no longer the only one
+                if held and e.pending[base + j] != 0:  # the cache's copy is no longer the only one
                     e.pending[base + j] = 0
                     _unpend_copy(e.jobs, e.devices, e.pending, d, units.ppn[u] - (slots - 1) + j)
                 r = ref if slots == 1 else e.owner[base + j]
@@ -1434,7 +1441,8 @@ def _finish(e, u):
         _submit(e, Q_GC, _unit_of(e.devices, d, dst), K_GPROG, dst, ref)
     elif kind == K_GPROG:
         st.gc_programs[d] += 1
-        e.pending[e.devices.page0[d] + units.ppn[u]] = 0  # a pending slot's copy: on NAND now
+        if e.cache.on[d] != 0:
+            e.pending[e.devices.page0[d] + units.ppn[u]] = 0  # a pending slot's copy: on NAND now
         job.copies_left[d] -= 1
         dev = e.devices
         if dev.fg[d] != 0 and dev.fg_policy[d] == FG_THROTTLE:

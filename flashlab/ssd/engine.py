@@ -338,7 +338,8 @@ class Engine:
                     self.ptype[dv["page0"][d]:dv["page0"][d] + phys[d]] = (
                         (ppn % ppbs[d]) // (units[d] * slots[d])) % dv["bits"][d]
         self.owner = np.full(max(1, sum(phys)) if max(slots) > 1 else 1, -1, i64)
-        self.pending = np.zeros(max(1, sum(phys)), np.int8)  # as ptype: indexed page0[d] + ppn
+        # as ptype, indexed page0[d] + ppn, but only by flash drives with a cache (Cache.on)
+        self.pending = np.zeros(max(1, sum(phys)) if any(cached) else 1, np.int8)
         self.ftls = _stack_ftls(ftl_states)
         self.state = K.Engine(self.devices, self.units, self.channels, self.queues, self.heap, self.requests,
                               self.hosts, self.jobs, self.groups, self.disks, self.stats, self.loop, self.cache,
