@@ -235,3 +235,159 @@ def test_cache_acknowledgement_is_done_for_the_host_io():
     assert (r.durable_us[writes] >= r.arrival_us[writes] + min(cfg.timing.t_prog_us)).all()
     last_durable = np.maximum.reduceat(np.where(writes, r.durable_us, 0.0), np.arange(0, op.size, 4))
     assert (r.host_done_us < last_durable).all()
+
+
+# ---------------------------------------------------------------- reads the cache serves
+ACK = 12.5
+
+
+def _run(cfg, ops, arrivals=None, qd=8, fills=0.0):
+    """Requests ``(op, lba, pages)`` to one drive; open loop at ``arrivals`` (us) or closed loop
+    at queue depth ``qd``."""
+    op, lba, pages = (np.array(c, np.int64) for c in zip(*ops))
+    r = run_members([cfg], op, lba, pages, np.zeros(op.size, np.int64), qd=qd, precondition_fills=fills,
+                    arrivals=None if arrivals is None else np.asarray(arrivals, float))
+    assert r.error == "" and np.isfinite(r.done_us).all()
+    return r, r.counters[0]
+
+
+def _nand_read_us(cfg):
+    """The shortest NAND read of one page: its sense and its transfer."""
+    return min(cfg.timing.t_read_us) + cfg.transfer_us
+
+
+def test_read_of_a_cached_write_is_answered_from_dram():
+    """A write, then a read of its LBA 1 us later, while its program (about 0.9 ms) runs: the
+    cache answers the read in its acknowledgement time, with no NAND read. A read of the same LBA
+    after the program ended goes to NAND."""
+    cfg = config(cache_bytes=2**20, cache_latency_us=ACK)
+    r, c = _run(cfg, [(0, 5, 1), (1, 5, 1), (1, 5, 1)], arrivals=[0.0, 1.0, 5000.0])
+    assert r.durable_us[0] > 1.0 + ACK  # still in the cache when the read came
+    assert r.latency_us[1] == ACK
+    assert r.durable_us[0] < 5000.0 and r.latency_us[2] >= _nand_read_us(cfg)
+    assert (c["cache_read_hits"], c["flash_reads"], c["host_page_reads"]) == (1, 1, 2)
+
+
+def test_without_a_cache_the_same_read_goes_to_nand():
+    cfg = config()
+    r, c = _run(cfg, [(0, 5, 1), (1, 5, 1)], arrivals=[0.0, 1.0])
+    assert r.latency_us[1] >= _nand_read_us(cfg)
+    assert (c["cache_read_hits"], c["flash_reads"]) == (0, 1)
+
+
+def test_a_read_partly_in_the_cache_reads_the_rest_from_nand():
+    """Four LBAs written long ago, two of them written again just before a four-page read: two
+    slots are hits, two are NAND reads, and the read takes a NAND read's time. A read of the two
+    cached LBAs and two never written takes the cache's time."""
+    cfg = config(cache_bytes=2**20, cache_latency_us=ACK)
+    ops = [(0, 20, 4), (0, 21, 1), (0, 22, 1), (1, 20, 4), (1, 21, 2), (1, 21, 4)]
+    r, c = _run(cfg, ops, arrivals=[0.0, 5000.0, 5000.0, 5001.0, 5001.0, 5001.0])
+    assert r.latency_us[3] >= _nand_read_us(cfg)
+    assert r.latency_us[4] == ACK  # both slots in the cache
+    assert r.latency_us[5] >= _nand_read_us(cfg)  # 21, 22 cached; 23, 24: 23 on NAND, 24 unmapped
+    assert c["host_page_reads"] == 10
+    assert c["cache_read_hits"] == 2 + 2 + 2
+    assert c["flash_reads"] == 2 + 1  # 20 and 23, then 23 (24 was never written)
+
+
+@pytest.mark.parametrize("plp", [False, True])
+def test_flush_then_read(plp):
+    """Write, flush, read at queue depth one. Without capacitors the flush waits until the write is
+    programmed (padding its page), so the read finds it on NAND; with them the flush is acknowledged
+    from the cache and the read is a hit."""
+    cfg = config(nand_page_size=16384, cache_bytes=2**20, cache_latency_us=ACK, power_loss_protection=plp)
+    r, c = _run(cfg, [(0, 8, 1), (OP_FLUSH, 0, 1), (1, 8, 1)], qd=1)
+    assert (r.latency_us[2] == ACK) == plp
+    assert c["cache_read_hits"] == int(plp) and c["flash_reads"] == 1 - int(plp)
+    if not plp:
+        assert r.durable_us[0] <= r.arrival_us[2] and c["pad_programs"] == 3
+
+
+@pytest.mark.parametrize("plp", [False, True])
+def test_fua_then_read(plp):
+    """A FUA write, then a read of its LBA 1 us later. Without capacitors the FUA write goes
+    through to NAND, not into the cache: the read goes to NAND. With them it is a cached write,
+    and the read a hit."""
+    cfg = config(nand_page_size=16384, cache_bytes=2**20, cache_latency_us=ACK, power_loss_protection=plp)
+    r, c = _run(cfg, [(OP_FUA, 8, 1), (1, 8, 1)], arrivals=[0.0, 1.0])
+    assert not r.durable_us[0] <= 1.0  # not on NAND when the read came, either way (NaN: never)
+    assert (r.latency_us[1] == ACK) == plp
+    assert c["cache_read_hits"] == int(plp) and c["flash_reads"] == 1 - int(plp)
+
+
+def test_no_slot_stays_pending_once_the_programs_ended():
+    """Hot rewrites with reads and foreground GC (victims still holding slots of cached writes,
+    copies taking their flags): once the events run out every program has ended and no slot is
+    flagged as held by the cache."""
+    from flashlab.ssd.engine import Engine
+
+    cfg = config(nand_page_size=8192, cache_bytes=2**18, gc="foreground", gc_critical=3, gc_background=5)
+    rng = np.random.default_rng(1)
+    n = 6000
+    op = (rng.random(n) < 0.4).astype(np.int8)
+    op[-1] = OP_FLUSH  # pads the host frontier's last page, so that every host page is programmed
+    lba = rng.integers(0, 64, n)
+    pages = np.ones(n, np.int64)
+    e = Engine([cfg], op, lba, pages, np.zeros(n, np.int64), None, 16, [16], [-1], [], 1, 3, precondition_fills=1.0)
+    e.run(False)
+    c = e.counters(0)
+    assert e.error() == "" and c["requests_done"] == n and c["gc_victims"] > 0 and c["cache_read_hits"] > 0
+    assert c["host_page_reads"] == c["flash_reads"] + c["cache_read_hits"]  # every LBA mapped
+    assert not e.pending.any()
+
+
+def test_a_gc_copy_is_served_by_the_cache_while_its_source_waits_for_its_program():
+    """Hot rewrites with a cache: GC victims hold slots whose host program has not ended, and
+    their copies take the flag. Stepping the run, a copy is flagged only while its source is
+    (it is cleared with the source's program, or with its own), and flagged copies are seen."""
+    from flashlab.ssd.engine import Engine
+
+    cfg = config(cache_bytes=2**18, gc="foreground", gc_critical=3, gc_background=5)
+    rng = np.random.default_rng(1)
+    n = 3000
+    op = (rng.random(n) < 0.4).astype(np.int8)
+    arrivals = np.cumsum(rng.exponential(30.0, n))
+    e = Engine([cfg], op, rng.integers(0, 64, n), np.ones(n, np.int64), np.zeros(n, np.int64), arrivals, 16,
+               [16], [-1], [], 1, 3, precondition_fills=1.0)
+    flagged = 0
+    t = 0.0
+    while True:
+        done = e.step(n + 1, t)
+        if e.jobs.victim[0] >= 0:
+            k = int(e.jobs.valid[0])
+            src, dst = e.jobs.src[0, :k], e.jobs.dst[0, :k]
+            assert not (e.pending[dst] > e.pending[src]).any()
+            flagged += int(e.pending[dst].any())
+        if e.error() or (done == n and e.heap.n[0] == 0):
+            break
+        t += 50.0
+    assert e.error() == "" and flagged > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**16), plp=st.booleans(), page=st.sampled_from([4096, 8192, 16384]),
+       cache=st.sampled_from([0, 2**16, 2**20]), span=st.sampled_from([8, 64, 4096]),
+       gap=st.sampled_from([1.0, 50.0, 1000.0]))
+def test_read_counts_add_up_and_repeat(seed, plp, page, cache, span, gap):
+    """Random writes, reads, flushes and FUA writes of 1-3 pages on a used drive (every LBA
+    mapped): every host page read is a NAND read or a cache hit, hits only with a cache; the same
+    seed gives the same run."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    op = rng.choice([0, 1, OP_FLUSH, OP_FUA], n, p=[0.45, 0.4, 0.05, 0.1])
+    pages = rng.integers(1, 4, n)
+    lba = rng.integers(0, span, n)
+    cfg = config(nand_page_size=page, cache_bytes=cache, power_loss_protection=plp)
+    arrivals = np.cumsum(rng.exponential(gap, n))
+    ops = list(zip(op, lba, pages))
+    (a, ca), (b, cb) = (_run(cfg, ops, arrivals=arrivals, fills=0.5) for _ in range(2))
+    assert ca == cb
+    for f in ("done_us", "durable_us", "start_us"):
+        assert np.array_equal(getattr(a, f), getattr(b, f), equal_nan=True)
+    reads = op == 1
+    assert ca["host_page_reads"] == pages[reads].sum()
+    assert ca["host_page_reads"] == ca["flash_reads"] + ca["cache_read_hits"]
+    assert cache > 0 or ca["cache_read_hits"] == 0
+    # a read is never faster than the cache's answer (nothing comes back before t_ack; the
+    # tolerance is done - arrival's rounding)
+    assert (a.latency_us[reads] >= (cfg.cache_latency_us if cache else 0.0) - 1e-9).all()

@@ -328,7 +328,13 @@ def _commits(lw, sessions, commits, think_l, size_l, block, page, log_bytes, mir
             for p in partial:
                 w = last_writer.get(p, -1)
                 if cached and w >= 0 and math.isnan(durable[w]):
-                    merges += 1  # acknowledged, not yet on NAND: the drive merges in DRAM
+                    # acknowledged, not yet on NAND: the drive merges in DRAM, inside, with no
+                    # command (a read sent to the engine would find the page in its cache too, but
+                    # be answered as a command, t_ack later). A read sent below is of a page whose
+                    # last log write is durable, which the engine does not find in its cache, or
+                    # of the region's fill (programmed in order, as a rule long before the log
+                    # reaches it; a fill page still in the cache would be answered from it)
+                    merges += 1
                 else:
                     rd.append((OP_READ, p, 1, 0))
             reads += len(rd)

@@ -64,6 +64,26 @@ starts after the others crossed; GC copies arrive in copy-read order, so a GC pa
 may start before all its slots crossed (its timing is one tPROG per page all the same; GC data
 stays valid in its victim until the erase, and GC pages are not padded).
 
+Data in the write cache (``pending``, one flag per physical slot, kept by drives with a cache
+only: a drive without one never touches it): a cached host write sets its slots' flags when the
+FTL maps them (``_dispatch``), and the end of their NAND page's program clears every slot of the
+page (``_finish``): until then the DRAM holds the only copy, and a host read of the slot is
+served from it. A write through the cache (FUA without power-loss protection) is not in it (it
+is not counted dirty either) and clears the flag, as does a padding slot (no L2P entry names
+it): each new mapping assigns the flag, so none is left over from a slot's last use. GC: a victim may hold slots whose host program has not ended (the victim is any
+closed superblock, and a superblock is closed when its last slot is *mapped*). The job remaps
+them at its start, and the copy takes the flag with the mapping, so a read of the LBA keeps
+getting the cache's data (the newest: a later host write remaps the LBA, and GC copies only
+valid slots); the copy's flag is cleared when the source slot's host program ends (found in
+the job's ``src`` list, ``_unpend_copy``) or, if sooner, when the copy's slot is done
+(``_finish`` of its ``K_GPROG``), so no copy's flag outlives its job. A read thus finds its data
+in the cache while the slot it was written to waits for its program. Like ``owner``, this
+assumes a slot's program ends before its block is erased (a victim's erase waits for its
+copies, not for host programs still queued on its units: with foreground GC served first on a
+unit that order is not guaranteed; a program ending after its block was erased and reused
+clears the flag of the slot's new data early, whose reads then go to NAND: a miss, never a
+hit on stale data).
+
 Life of one host write (one page, flash device, closed loop), as events:
 
 1. ``_issue``: host I/O ``h`` starts its first phase (``_start_phase``): its request ``i``
@@ -85,17 +105,33 @@ With a write cache, ``_dispatch`` admits a write while the cache has room, count
 dirty and schedules its acknowledgement ``t_ack`` later (``_ack_later`` -> ``_on_ack`` ->
 ``_complete``): the acknowledged request is done, for its host I/O too (a RULE_ALL host I/O
 counts it among its requests, a RULE_ANY one is done with it), while its programs run as above
-and leave the cache (``_slot_on_nand``, which sets the request's ``durable`` time). A write
-that goes through (no cache; FUA without power-loss protection) completes with its last slot
-on NAND and pads its NAND page (``_pad_page``); a flush without protection pads the page too
-and completes when nothing is dirty, holding the writes behind it. Flushes and FUA writes are
-member requests like any other, routed to their device's write FIFO; a fixed-service member
-has no write cache, so a flush there is done when dispatched; so is a hard disk's without one.
+and leave the cache (``_slot_on_nand``, which sets the request's ``durable`` time; the slots'
+``pending`` flags clear with their page's program). A write that goes through (no cache; FUA
+without power-loss protection) completes with its last slot on NAND and pads its NAND page
+(``_pad_page``); a flush without protection pads the page too and completes when nothing is
+dirty, holding the writes behind it. Flushes and FUA writes are member requests like any other,
+routed to their device's write FIFO; a fixed-service member has no write cache, so a flush there
+is done when dispatched; so is a hard disk's without one.
 A hard disk may sit behind a battery-backed controller cache (protected, like capacitors): a
 write enters while the cache has room for its LBAs, is acknowledged ``t_ack`` later, and only
 then is its destage (one disk access, seek + rotation + transfer) queued on the disk; its LBAs
 leave the cache and it is durable when that access ends (``_destaged``). A full cache holds the
 writes behind it until a destage ends.
+
+Life of one host read (flash device): ``_dispatch`` looks each slot up in the L2P table
+(``HOST_READS`` counts every slot). An unmapped slot is answered without a flash read; a
+pending one (above) is a cache hit, answered from DRAM (``Stats.cache_read_hits``); the
+others are queued on their units (``K_HREAD``: sense, then the channel transfer out, counted
+in ``Stats.flash_reads``), and the request completes with its last one (``_finish``). A request
+all of whose slots are hits completes ``t_ack`` after dispatch, through the acknowledgement
+ring like a cached write (``_ack_later``: the ring holds at most the queue depth, since each
+entry, read or write, holds one of the device's in-flight places until ``_on_ack`` completes
+it; the hard disk destage in ``_on_ack`` is for disks only). A request partly in the cache
+completes with its last NAND read (the DRAM part, ``t_ack``, is assumed shorter than a sense
+and transfer, and is not timed). Reads pass writes still waiting to enter the device (its
+read FIFO is served first), so a read of data whose write has not been admitted reads the old
+data from NAND, as before. A hard disk's controller cache serves no reads: they go to the
+platter.
 
 Life of one GC job (flash device):
 
@@ -346,6 +382,7 @@ class Stats(NamedTuple):
     erases: np.ndarray
     suspends: np.ndarray
     pad_programs: np.ndarray  # slots programmed with nothing valid (K_PAD)
+    cache_read_hits: np.ndarray  # host read slots served from the write cache (Engine.pending)
     done: np.ndarray
     rows: np.ndarray          # series rows filled
     series: np.ndarray        # (D, rows, NSER)
@@ -396,9 +433,10 @@ class Cache(NamedTuple):
     """Per device ``d``: the DRAM write cache (``on`` 0: none; a write then is acknowledged when
     its NAND programs end). A cached write is acknowledged ``t_ack`` after it enters the device
     (acknowledgements leave in admission order, from the ring ``ring[d, head:tail]``), its slots
-    are ``dirty`` until the NAND page holding them is programmed; writes wait while the cache
-    is full. Without power-loss protection (``plp`` 0) a flush pads the partly filled NAND page
-    and completes when nothing is dirty; writes behind it wait."""
+    are ``dirty`` until the NAND page holding them is programmed (and meanwhile serve host reads:
+    ``Engine.pending``); writes wait while the cache is full. Without power-loss protection
+    (``plp`` 0) a flush pads the partly filled NAND page and completes when nothing is dirty;
+    writes behind it wait."""
     on: np.ndarray
     plp: np.ndarray           # power-loss protection (capacitors)
     capacity: np.ndarray      # slots it holds
@@ -427,6 +465,9 @@ class Engine(NamedTuple):
     cache: Cache
     ptype: np.ndarray         # int8 page type of every programmed page (device offset page0)
     owner: np.ndarray         # request whose data a slot holds, -1 padding (NAND pages of > 1 slot)
+    pending: np.ndarray       # int8 per physical slot (device offset page0): 1 while the write cache
+                              # holds the slot's data and its program has not ended; only devices
+                              # with a cache (Cache.on) touch it (else it may have one element)
     ftls: Ftls
 
 
@@ -813,6 +854,9 @@ def _start_job(e, d):
             f = ctr[F.FRONT + F.GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
             _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
+            if e.cache.on[d] != 0:
+                # a slot whose host program has not ended is still served by the cache at its new place
+                e.pending[e.devices.page0[d] + dst] = e.pending[e.devices.page0[d] + base + i]
             F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
@@ -826,6 +870,27 @@ def _start_job(e, d):
         _submit(e, Q_GC, _unit_of(e.devices, d, src), K_GREAD, src, k)
     if j == 0:
         _queue_erases(e, d)
+
+
+@_inline
+def _unpend_copy(job, dev, pending, d, ppn):
+    """The host program of device d's slot ppn ended: if the running GC job relocated it (its
+    copy took its pending flag, :func:`_start_job`), the copy is no longer served by the cache
+    either. ``job.src[d, :job.valid[d]]`` is in ascending order (the job walks its victim's
+    pages in order): a binary search; ``hi <= job.valid[d] <= ppbs`` keeps it in the row."""
+    v = job.victim[d]
+    if v < 0 or ppn // dev.ppbs[d] != v:
+        return
+    lo = np.int64(0)
+    hi = job.valid[d]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if job.src[d, mid] < ppn:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < job.valid[d] and job.src[d, lo] == ppn:
+        pending[dev.page0[d] + job.dst[d, lo]] = 0
 
 
 @_inline
@@ -1041,9 +1106,10 @@ def _ack_src(units, channels, d):
 
 @_inline
 def _ack_later(c, units, channels, heap, loop, d, i):
-    """Request i entered device d's cache ``c``: acknowledge it t_ack from now. Acknowledgements
-    leave in admission order, one heap event (the oldest) per device; the ring holds at most the
-    device's queue depth (each waits inside it), its size."""
+    """Request i entered device d's cache ``c`` (a cached write, a flush it acknowledges, a read it
+    serves whole): acknowledge it t_ack from now. Acknowledgements leave in admission order, one
+    heap event (the oldest) per device; the ring holds at most the device's queue depth (each
+    holds one of its in-flight places until acknowledged), its size."""
     r = c.ring.shape[1]
     t = loop.now[0] + c.t_ack[d]
     c.ring[d, c.tail[d] % r] = i
@@ -1116,6 +1182,8 @@ def _pad_page(e, d):
     for _ in range(slots - w):
         ppn = np.int64(F._pad(s, 0))
         e.owner[e.devices.page0[d] + ppn] = -1
+        if e.cache.on[d] != 0:
+            e.pending[e.devices.page0[d] + ppn] = 0  # nothing to serve (no L2P entry names it)
         _set_type(e.devices, e.units.programs, e.ptype, d, ppn, False)
         _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
 
@@ -1159,15 +1227,28 @@ def _dispatch(e, d):
             k = req.pages[i]
             req.left[i] = k
             s[5][F.HOST_READS] += k
+            hits = 0
+            held = e.cache.on[d] != 0  # a drive without a cache never touches Engine.pending
             for p in range(k):
                 ppn = np.int64(l2p[lba + p])
                 if ppn < 0:  # unmapped: answered without a flash read
                     req.left[i] -= 1
+                elif held and e.pending[dev.page0[d] + ppn] != 0:  # in the write cache, not yet on NAND
+                    req.left[i] -= 1
+                    hits += 1
                 else:
                     _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), K_HREAD, ppn, i)
+            if hits > 0:
+                e.stats.cache_read_hits[d] += hits
             if req.left[i] == 0:
                 req.start[i] = e.loop.now[0]
-                _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+                if hits > 0:
+                    # served from DRAM: answered t_ack from now, like a write's acknowledgement. A
+                    # hit means device d has a cache (only a cached write sets a flag, and a GC
+                    # copy only passes one on), so its ring row exists and has room (_ack_later)
+                    _ack_later(e.cache, e.units, e.channels, e.heap, e.loop, d, i)
+                else:
+                    _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
         else:  # raw NAND operations on a given physical page
             req.left[i] = 1
             u = _unit_of(e.devices, d, lba)
@@ -1233,6 +1314,10 @@ def _dispatch(e, d):
         lba = req.lba[i]
         for p in range(k):
             ppn = _map_host_write(e.ftls, dev, e.units.programs, e.ptype, d, lba + p)
+            if cache.on[d] != 0:
+                # set on every mapping, cleared for a write through (not in the cache): no flag
+                # is left over from the slot's last use
+                e.pending[dev.page0[d] + ppn] = 0 if through else 1
             if slots > 1:
                 e.owner[dev.page0[d] + ppn] = i
             _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_HWRITE, ppn, i)
@@ -1331,7 +1416,11 @@ def _finish(e, u):
         slots = e.devices.slots[d]
         if slots == 1 or units.ppn[u] % slots == slots - 1:  # the NAND page's program ended: all its slots are on NAND
             base = e.devices.page0[d] + units.ppn[u] - (slots - 1)
+            held = e.cache.on[d] != 0
             for j in range(slots):
+                if held and e.pending[base + j] != 0:  # the cache's copy is no longer the only one
+                    e.pending[base + j] = 0
+                    _unpend_copy(e.jobs, e.devices, e.pending, d, units.ppn[u] - (slots - 1) + j)
                 r = ref if slots == 1 else e.owner[base + j]
                 if r >= 0:
                     _slot_on_nand(e, d, r)
@@ -1352,6 +1441,8 @@ def _finish(e, u):
         _submit(e, Q_GC, _unit_of(e.devices, d, dst), K_GPROG, dst, ref)
     elif kind == K_GPROG:
         st.gc_programs[d] += 1
+        if e.cache.on[d] != 0:
+            e.pending[e.devices.page0[d] + units.ppn[u]] = 0  # a pending slot's copy: on NAND now
         job.copies_left[d] -= 1
         dev = e.devices
         if dev.fg[d] != 0 and dev.fg_policy[d] == FG_THROTTLE:

@@ -312,7 +312,8 @@ class Engine:
         self.disks = K.Disks(**dk)
         series = np.full((D, rows, _NSER), np.nan)
         self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
-                                          "suspends", "pad_programs", "done", "rows"), i64), series=series,
+                                          "suspends", "pad_programs", "cache_read_hits", "done",
+                                          "rows"), i64), series=series,
                                  gc_log=np.full((GC_LOG_ROWS, 3), np.nan), gc_rows=np.zeros(1, i64))
         self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "dirty"), i64),
                            ready=np.zeros((D + 63) // 64, i64),
@@ -337,10 +338,12 @@ class Engine:
                     self.ptype[dv["page0"][d]:dv["page0"][d] + phys[d]] = (
                         (ppn % ppbs[d]) // (units[d] * slots[d])) % dv["bits"][d]
         self.owner = np.full(max(1, sum(phys)) if max(slots) > 1 else 1, -1, i64)
+        # as ptype, indexed page0[d] + ppn, but only by flash drives with a cache (Cache.on)
+        self.pending = np.zeros(max(1, sum(phys)) if any(cached) else 1, np.int8)
         self.ftls = _stack_ftls(ftl_states)
         self.state = K.Engine(self.devices, self.units, self.channels, self.queues, self.heap, self.requests,
                               self.hosts, self.jobs, self.groups, self.disks, self.stats, self.loop, self.cache,
-                              self.ptype, self.owner, self.ftls)
+                              self.ptype, self.owner, self.pending, self.ftls)
 
     def run(self, progress: bool | None) -> None:
         """Run the event loop until every host I/O is done or nothing more can happen; when
@@ -412,7 +415,7 @@ class Engine:
             "gc_reads": int(st.gc_reads[d]), "erases": int(st.erases[d]),
             "superblock_erases": int(ctr[FK.ERASE_OPS]), "gc_victims": int(ctr[FK.GC_VICTIMS]),
             "events": int(self.loop.events[0]), "suspensions": int(st.suspends[d]),
-            "pad_programs": int(st.pad_programs[d]),
+            "pad_programs": int(st.pad_programs[d]), "cache_read_hits": int(st.cache_read_hits[d]),
             "free_blocks": int(ctr[FK.FREE_BLOCKS]), "requests_done": int(st.done[d]),
         }
 

@@ -146,12 +146,15 @@ class SsdConfig:
         The DRAM write cache (0: none, a write is acknowledged when its programs end). A whole
         number of slots, at least the largest write. A cached write is acknowledged
         ``cache_latency_us`` after it enters the drive; writes wait while the cache is full.
+        Until its NAND page is programmed the cache serves host reads of its data: a read all
+        of whose pages are there completes ``cache_latency_us`` after it enters the drive.
     power_loss_protection : bool
         Capacitors make the cache durable: a flush is acknowledged like a write, FUA is a plain
         write, no padding. Without: a flush pads the partly filled NAND page and completes when
         every cached write is on NAND; a FUA write goes through to NAND.
     cache_latency_us : float in [0, 1e6]
-        Admission to acknowledgement of a cached write or flush (an assumption, not a cited figure).
+        Admission to acknowledgement of a cached write or flush, or to the answer of a read
+        served by the cache (an assumption, not a cited figure).
     """
 
     geometry: Geometry = field(default_factory=ssd_geometry)
@@ -297,8 +300,10 @@ class IoResult:
     ``SERIES_NAMES`` (host pages written/read, GC copies, physical block erases, free superblocks,
     time spent in foreground GC, requests queued or in flight).
     ``counters``: final totals (pages: host_page_writes, host_programs done, host_page_reads
-    requested, flash_reads done (unmapped LBAs need none), gc_copies, gc_reads/gc_programs done;
-    erases: physical block erases done; events processed; suspensions). ``wa``: flash programs / host page writes over the whole run.
+    requested, flash_reads done (unmapped LBAs need none), cache_read_hits (read pages served
+    by the write cache: written, not yet programmed), gc_copies, gc_reads/gc_programs done;
+    erases: physical block erases done; events processed; suspensions). Every host page read
+    is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes over the whole run.
     ``stalled``: the run ended with requests that could never complete (GC off and full, or no
     space left for GC).
     """
