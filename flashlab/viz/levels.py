@@ -432,8 +432,9 @@ def cai_calibration(tech: Technology = TLC_1XNM) -> StaticExplorable:
     fresh = table.columns.index("mean_pe0")
     labels = [f"{q} after {pe:,.0f} P/E, {days:g} d" for q, pe, days in
               zip(table.quantity, table.pe_cycles, table.retention_days)]
+    x_range = (-0.5, states[-1] + 0.5)  # both plots: one state per unit, the same place in each
     p1 = new_figure("State means: shift since fresh, Cai et al. (dots) and model (lines)", "state",
-                    "mean shift (normalized units)", height=300,
+                    "mean shift (normalized units)", height=300, x_range=x_range,
                     tooltips=[("", "@who, @label"), ("state", "@state"), ("shift", "@y{0.0}")])
     shifted = [i for i, q in enumerate(table.quantity) if q == "mean" and i != fresh]
     for i in shifted:
@@ -450,11 +451,11 @@ def cai_calibration(tech: Technology = TLC_1XNM) -> StaticExplorable:
     n = len(table.columns)
     offsets = CALIBRATION_SPREAD * (np.arange(n) / (n - 1) - 0.5)  # one column's markers beside the next's
     p2 = new_figure("Model minus measurement, every entry of the table", "state",
-                    "model - measured (normalized units)", height=300,
+                    "model - measured (normalized units)", height=300, x_range=x_range,
                     y_range=(-1.25 * CAI2017_TOLERANCE_UNITS, 1.25 * CAI2017_TOLERANCE_UNITS),
                     tooltips=[("", "@label"), ("state", "@state"), ("Cai et al.", "@measured{0.0}"),
                               ("model", "@model{0.0}")])
-    p2.varea(x=[-0.5, states[-1] + 0.5], y1=-CAI2017_TOLERANCE_UNITS, y2=CAI2017_TOLERANCE_UNITS,
+    p2.varea(x=list(x_range), y1=-CAI2017_TOLERANCE_UNITS, y2=CAI2017_TOLERANCE_UNITS,
              color="gray", alpha=0.15, legend_label="what the tests allow")
     for i in range(n):
         src = ColumnDataSource({"x": states + offsets[i], "y": table.deviation[i], "state": list(table.states),
