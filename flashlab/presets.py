@@ -8,7 +8,10 @@ and a default ECC (:class:`flashlab.cell.ecc.EccCode`). Read latency follows
 
 * ``TLC_1XNM`` is calibrated: its Vth parameters were fitted by least squares to Cai et al. 2017
   Appendix Tables 4-5 (``cai2017``; 1X-nm planar TLC): fresh means exactly, 3K-P/E means and
-  2K-P/E means and sigmas after 1 day and 1 year within 1.2 normalized units (tests pin 2).
+  2K-P/E means and sigmas after 1 day and 1 year within 1.2 normalized units (tests pin 2;
+  :func:`flashlab.cell.cai2017_comparison` sets the model beside the table). The table gives
+  sigmas only at 2K P/E, so the fresh programmed sigma, the ISPP step and the wear-widening
+  exponent were fixed before the fit.
   Timing: SimpleSSD TLC profile via FEMU (``li2018femu``).
 * ``MLC_2YNM``, ``SLC``, ``QLC_3D`` are derived: same erased state and physics as TLC_1XNM,
   programmed states spread evenly over the TLC window, wear amplitudes scaled (one factor per

@@ -43,7 +43,7 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 # decision, not an omission. Their methods are fuzzed when they take arguments.
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
-    "cell.ReadRetryResult", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
+    "cell.ReadRetryResult", "cell.VthComparison", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult",
@@ -271,6 +271,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                 "means": np.asarray(tlc.vth.means), "sigmas": np.full(8, 10.0)}), "cell")
     add("cell.VthDistributions.pdf", dist.pdf, params({"v": [0.0, 100.0]}, v="real_or_array"), "cell")
     add("cell.VthDistributions.cdf", dist.cdf, params({"v": 50.0}, v="real_or_array"), "cell")
+    add("cell.cai2017_comparison", C.cai2017_comparison, params({"model": tlc.vth}), "cell")
     add("cell.default_read_refs", C.default_read_refs, params({"model": mlc.vth}), "cell")
     add("cell.optimal_read_refs", C.optimal_read_refs, params({"dist": dist}), "cell")
     add("cell.rber_analytic", C.rber_analytic, params({"dist": dist, "refs": None},

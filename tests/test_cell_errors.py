@@ -1,13 +1,12 @@
 """Vth distributions (Cai-calibrated), RBER analytic vs Monte Carlo, read-retry."""
 
-import csv
 import dataclasses
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from flashlab.cell.calibration import CAI2017_TOLERANCE_UNITS, cai2017_comparison
 from flashlab.cell.distributions import vth_distributions
 from flashlab.cell.errors import (
     default_read_refs,
@@ -18,30 +17,27 @@ from flashlab.cell.errors import (
 )
 from flashlab.presets import PRESETS, TLC_1XNM
 
-CAI_CSV = Path("/work/shared/reference/cai2017_tlc_vth.csv")
-if not CAI_CSV.exists():  # a copy kept beside the tests
-    CAI_CSV = Path(__file__).parent / "data" / "cai2017_tlc_vth.csv"
+
+def test_tlc_preset_reproduces_cai_2017_within_tolerance():
+    cmp = cai2017_comparison(TLC_1XNM.vth)
+    assert cmp.states == TLC_1XNM.vth.levels.state_names
+    assert cmp.measured.shape == cmp.modelled.shape == (6, 8)
+    assert cmp.worst <= CAI2017_TOLERANCE_UNITS, dict(zip(cmp.columns, np.abs(cmp.deviation).max(axis=1)))
+    # the fresh means are taken from the table, not fitted
+    fresh = cmp.columns.index("mean_pe0")
+    np.testing.assert_allclose(cmp.modelled[fresh], cmp.measured[fresh], atol=1e-9)
 
 
-def _cai_table():
-    lines = [ln for ln in CAI_CSV.read_text().splitlines() if ln and not ln.startswith("#")]
-    rows = list(csv.DictReader(lines))
-    return {k: np.array([float(r[k]) for r in rows]) for k in rows[0] if k != "state"}
-
-
-@pytest.mark.skipif(not CAI_CSV.exists(), reason="Cai et al. 2017 table not available")
-def test_tlc_preset_reproduces_cai_2017_within_2_units():
-    cai = _cai_table()
-    m = TLC_1XNM.vth
-    fresh, worn = vth_distributions(m, 0), vth_distributions(m, 3000)
-    day, year = vth_distributions(m, 2000, 1.0), vth_distributions(m, 2000, 365.0)
-    checks = {
-        "mean_pe0": fresh.means, "mean_pe3k": worn.means,
-        "mean_pe2k_day1": day.means, "mean_pe2k_year1": year.means,
-        "sigma_day1": day.sigmas, "sigma_year1": year.sigmas,
-    }
-    worst = {k: float(np.max(np.abs(v - cai[k]))) for k, v in checks.items()}
-    assert max(worst.values()) <= 2.0, worst
+def test_cai_2017_comparison_evaluates_the_model_at_the_table_points():
+    cmp = cai2017_comparison(TLC_1XNM.vth)
+    assert cmp.measured[cmp.columns.index("sigma_year1"), 0] == 45.9  # ER width after 2K P/E and a year
+    for i, (q, pe, days) in enumerate(zip(cmp.quantity, cmp.pe_cycles, cmp.retention_days)):
+        d = vth_distributions(TLC_1XNM.vth, pe, days)
+        np.testing.assert_array_equal(cmp.modelled[i], d.means if q == "mean" else d.sigmas)
+    with pytest.raises(ValueError, match="model must be a TLC model .8 states.*got one with 4"):
+        cai2017_comparison(PRESETS["mlc"].vth)
+    with pytest.raises(ValueError, match="model"):
+        cai2017_comparison(TLC_1XNM)
 
 
 def test_wear_and_retention_move_states_the_documented_way():

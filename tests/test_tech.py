@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from flashlab.cell import default_read_refs, rber_analytic, vth_distributions
+from flashlab.cell import (CAI2017_TOLERANCE_UNITS, cai2017_comparison, default_read_refs, rber_analytic,
+                           vth_distributions)
 from flashlab.presets import PRESETS, TLC_1XNM, technology
 from flashlab.tech import (
     DENSITY_POINTS,
@@ -37,7 +38,6 @@ from flashlab.tech import (
     shrink_returns,
     shrink_sweep,
 )
-from test_cell_errors import CAI_CSV, _cai_table
 
 NODES = np.array([120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0])
 
@@ -97,18 +97,11 @@ def test_self_limiting_injection_is_sub_poissonian():
 # ---- presets produced by tech ----------------------------------------------------------------
 
 
-@pytest.mark.skipif(not CAI_CSV.exists(), reason="Cai et al. 2017 table not available")
 def test_tech_tlc_1x_preset_reproduces_cai_2017_with_interference_on():
     m = cell_model(TLC_1X)
     assert m.coupling_ratio > 0.0 and m.aggressors > 0  # program interference is modelled
     assert TLC_1XNM.vth == m
-    cai = _cai_table()
-    fresh, worn = vth_distributions(m, 0), vth_distributions(m, 3000)
-    day, year = vth_distributions(m, 2000, 1.0), vth_distributions(m, 2000, 365.0)
-    checks = {"mean_pe0": fresh.means, "mean_pe3k": worn.means, "mean_pe2k_day1": day.means,
-              "mean_pe2k_year1": year.means, "sigma_day1": day.sigmas, "sigma_year1": year.sigmas}
-    worst = {k: float(np.max(np.abs(v - cai[k]))) for k, v in checks.items()}
-    assert max(worst.values()) <= 2.0, worst
+    assert cai2017_comparison(m).worst <= CAI2017_TOLERANCE_UNITS
 
 
 @pytest.mark.parametrize("gen", [TLC_1X, MLC_2Y, SLC_5X, QLC_96L])

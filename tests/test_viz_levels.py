@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bokeh.models import FixedTicker
+from bokeh.models import FixedTicker, VArea
 
-from flashlab.cell import (UBER_CLIENT, EccCode, correctable_rber, default_read_refs, endurance_pe_cycles, gentle_programming,
-                           optimal_read_refs, rber_analytic, read_latency_us, vth_distributions)
+from flashlab.cell import (CAI2017_TOLERANCE_UNITS, UBER_CLIENT, EccCode, cai2017_comparison, correctable_rber,
+                           default_read_refs, endurance_pe_cycles, gentle_programming, optimal_read_refs,
+                           rber_analytic, read_latency_us, vth_distributions)
 from flashlab.presets import MLC_2YNM, PRESETS, QLC_3D, TLC_1XNM
-from flashlab.viz.levels import (UBER_FLOOR, _clamp_refs, bits_per_cell, ecc_strength, gentle_programming_trade,
-                                 gray_label, read_points, wear)
+from flashlab.viz.levels import (UBER_FLOOR, _clamp_refs, bits_per_cell, cai_calibration, ecc_strength,
+                                 gentle_programming_trade, gray_label, read_points, wear)
 
 FACTORIES = {
     "bits_per_cell": lambda: bits_per_cell(n_pages=300),
@@ -170,3 +171,30 @@ def test_ecc_strength_and_emlc_trade_match_engine():
     assert half["here"]["life"][0] == pytest.approx(endurance_pe_cycles(model, MLC_2YNM.ecc, 365))
     full = trade.compute(scale=1.0)
     assert half["here"]["life"][0] > 5 * full["here"]["life"][0]
+
+
+def test_cai_calibration_plots_the_engine_comparison_inside_the_tested_band():
+    fig = cai_calibration()
+    assert fig.grid_size == 1
+    top, bottom = fig.layout.children
+    table = cai2017_comparison(TLC_1XNM.vth)
+    # bottom: one marker series per column of the table, the model's deviation from the measurement
+    dev = [r.data_source.data for r in bottom.renderers if "measured" in r.data_source.data]
+    assert len(dev) == len(table.columns)
+    for i, d in enumerate(dev):
+        np.testing.assert_array_equal(d["y"], table.deviation[i])
+        np.testing.assert_allclose(np.round(d["x"]), np.arange(8))  # beside their state
+        assert list(d["state"]) == list(table.states)
+    (band,) = [r for r in bottom.renderers if isinstance(r.glyph, VArea)]
+    assert band.glyph.y1 == -CAI2017_TOLERANCE_UNITS and band.glyph.y2 == CAI2017_TOLERANCE_UNITS
+    # top: model lines and measured dots of the mean shifts since fresh (3 stress points)
+    shifts = {(d["who"][0], d["label"][0]): d["y"] for d in (r.data_source.data for r in top.renderers)}
+    assert len(shifts) == 6
+    i = table.columns.index("mean_pe2k_year1")
+    np.testing.assert_allclose(shifts[("Cai et al.", "mean after 2,000 P/E, 365 d")],
+                               table.measured[i] - table.measured[0])
+    np.testing.assert_allclose(shifts[("model", "mean after 2,000 P/E, 365 d")], table.modelled[i] - table.modelled[0])
+    with pytest.raises(ValueError, match="tech"):
+        cai_calibration(TLC_1XNM.vth)
+    with pytest.raises(ValueError, match="model must be a TLC model"):
+        cai_calibration(QLC_3D)

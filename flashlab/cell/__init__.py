@@ -15,8 +15,10 @@ from flashlab.cell.ispp import (
     program_page,
 )
 
-# Multi-level states, Vth distributions under wear, RBER, read-retry and ECC.
+# Multi-level states, Vth distributions under wear (and the measured table they are fitted to), RBER,
+# read-retry and ECC.
 from flashlab.cell.distributions import VthDistributions, VthModel, vth_distributions
+from flashlab.cell.calibration import CAI2017_TOLERANCE_UNITS, VthComparison, cai2017_comparison
 from flashlab.cell.ecc import (
     UBER_CLIENT,
     UBER_ENTERPRISE,

@@ -11,15 +11,18 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from bokeh.layouts import column
 from bokeh.models import ColumnDataSource, Div, FixedTicker, LegendItem
 
+from .._validate import check_instance
+from ..cell.calibration import CAI2017_TOLERANCE_UNITS, cai2017_comparison
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
                         program_endurance_trade, uber)
 from ..cell.errors import default_read_refs, optimal_read_refs, rber_analytic
 from ..cell.levels import program_times, read_latency_us
 from ..presets import MLC_2YNM, PRESETS, TLC_1XNM, Technology
-from .explorable import Control, Explorable
+from .explorable import Control, Explorable, StaticExplorable
 from .style import (
     ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, style_legend,
     summary_column, summary_html,
@@ -406,6 +409,65 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
         Control("reads", "Reads of the block since programming", tuple(reads_values), 0,
                 live_values=(0, 1000, 3000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000), fmt="{:,}"),
     ])
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 3: the TLC preset beside Cai et al.'s measured table
+# --------------------------------------------------------------------------------------------
+
+#: Width of the group of a state's markers on the calibration figure's deviation plot (one table
+#: column each, side by side; the states are 1 apart).
+CALIBRATION_SPREAD = 0.5
+
+
+def cai_calibration(tech: Technology = TLC_1XNM) -> StaticExplorable:
+    """``tech``'s Vth model beside Cai et al. 2017's measured TLC table
+    (:func:`flashlab.cell.cai2017_comparison`). Top: each state's mean shift from its fresh mean
+    after 3,000 P/E cycles and after 2,000 with 1 day and 1 year of retention, measured (dots)
+    and modelled (lines). Bottom: model minus measurement for every entry of the table (means
+    and sigmas), inside the band the tests allow."""
+    check_instance("tech", tech, Technology)
+    table = cai2017_comparison(tech.vth)
+    states = np.arange(len(table.states), dtype=float)
+    fresh = table.columns.index("mean_pe0")
+    labels = [f"{q} after {pe:,.0f} P/E, {days:g} d" for q, pe, days in
+              zip(table.quantity, table.pe_cycles, table.retention_days)]
+    x_range = (-0.5, states[-1] + 0.5)  # both plots: one state per unit, the same place in each
+    p1 = new_figure("State means: shift since fresh, Cai et al. (dots) and model (lines)", "state",
+                    "mean shift (normalized units)", height=300, x_range=x_range,
+                    tooltips=[("", "@who, @label"), ("state", "@state"), ("shift", "@y{0.0}")])
+    shifted = [i for i, q in enumerate(table.quantity) if q == "mean" and i != fresh]
+    for i in shifted:
+        colour = PALETTE[i]
+        common = {"x": states, "state": list(table.states), "label": [labels[i]] * states.size}
+        model = ColumnDataSource({**common, "who": ["model"] * states.size,
+                                  "y": table.modelled[i] - table.modelled[fresh]})
+        measured = ColumnDataSource({**common, "who": ["Cai et al."] * states.size,
+                                     "y": table.measured[i] - table.measured[fresh]})
+        p1.line("x", "y", source=model, color=colour, line_width=2)
+        p1.scatter("x", "y", source=measured, color=colour, size=9, line_color="black",
+                   legend_label=labels[i].removeprefix("mean after "))
+    legend_below(p1, 2, **CELL_LEGEND)
+    n = len(table.columns)
+    offsets = CALIBRATION_SPREAD * (np.arange(n) / (n - 1) - 0.5)  # one column's markers beside the next's
+    p2 = new_figure("Model minus measurement, every entry of the table", "state",
+                    "model - measured (normalized units)", height=300, x_range=x_range,
+                    y_range=(-1.25 * CAI2017_TOLERANCE_UNITS, 1.25 * CAI2017_TOLERANCE_UNITS),
+                    tooltips=[("", "@label"), ("state", "@state"), ("Cai et al.", "@measured{0.0}"),
+                              ("model", "@model{0.0}")])
+    p2.varea(x=list(x_range), y1=-CAI2017_TOLERANCE_UNITS, y2=CAI2017_TOLERANCE_UNITS,
+             color="gray", alpha=0.15, legend_label="what the tests allow")
+    for i in range(n):
+        src = ColumnDataSource({"x": states + offsets[i], "y": table.deviation[i], "state": list(table.states),
+                                "label": [labels[i]] * states.size, "measured": table.measured[i],
+                                "model": table.modelled[i]})
+        p2.scatter("x", "y", source=src, color=PALETTE[i], size=8, line_color="black",
+                   marker="circle" if table.quantity[i] == "mean" else "square", legend_label=labels[i])
+    legend_below(p2, 2, **CELL_LEGEND)
+    for p in (p1, p2):
+        p.xaxis.ticker = FixedTicker(ticks=list(states), minor_ticks=[])
+        p.xaxis.major_label_overrides = {int(x): s for x, s in zip(states, table.states)}
+    return StaticExplorable(column(p1, p2, sizing_mode="stretch_width"), 1)
 
 
 # --------------------------------------------------------------------------------------------
