@@ -476,11 +476,12 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
         copy_us = np.stack((req.done[fr], req.done[fr + 1]), axis=1) - np.asarray(log.w_start)[:, None]
     lat = log.c_end - log.c_arr
     pages_written = int(sum(req.pages[r] for r in log.w_req))
-    ctr = {k: v - lw.start[k] for k, v in lw.eng.counters(0).items()}
+    end = lw.eng.counters(0)
     return RedoResult(commit_us=lat, commit_arrival_us=log.c_arr - t0, commit_bytes=log.c_bytes,
                       commit_write=log.c_write, write_start_us=np.asarray(log.w_start) - t0,
                       write_bytes=np.asarray(log.w_len, np.int64), write_reads=np.asarray(log.w_reads, np.int64),
                       write_us=lw.hosts.done[hosts] - lw.hosts.arrival[hosts], elapsed_us=float(log.c_end.max() - t0),
                       commit_latency=latency_summary(lat), rmw_reads=log.reads, dram_merges=log.merges,
-                      pages_written=pages_written, gc_copies=ctr["gc_copies"], erases=ctr["erases"],
+                      pages_written=pages_written, gc_copies=end["gc_copies"] - lw.start["gc_copies"],
+                      erases=end["erases"] - lw.start["erases"],
                       flash_first=flash_first, copy_us=copy_us)
