@@ -485,8 +485,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     rconf = S.SsdConfig(geometry=S.ssd_geometry(64 * 2**20, op=0.25, pages_per_block=16), timing="slc")
     add("db.redo_log", DB.redo_log,
         params({"config": rconf, "sessions": 2, "commits": 20, "redo_bytes": 1000, "redo_block": 512, "think_us": 100.0,
-                "disk_writes_per_s": 0.0, "seed": 0},
+                "disk_writes_per_s": 0.0, "precondition_fills": 0.0, "seed": 0},
                config=Param("opt_obj", rconf), commits=Param("int", 20, cap=200),
+               precondition_fills=Param("real", 0.0, cap=2.0),
                sessions=Param("int", 2, cap=64), redo_block=Param("choice", 512, never=(1000, 0, 513.0, "512", 8192))),
         "db")
 

@@ -50,6 +50,16 @@ engine runs up to the next one's arrival (``Engine.step``'s ``until``), which is
 if it had been known from the start. Arrivals are drawn in chunks from one seeded stream; a log
 that outlasts those drawn runs again with more (the earlier ones unchanged).
 
+**A used drive.** By default the flash drive is fresh and the log region (half its user
+capacity) is written once, timed, before the first commit: the log writer then overwrites pages
+the drive still has free blocks for, and a short run reaches no garbage collection. With
+``precondition_fills`` the drive is instead written whole and given that many drive fills of
+random page writes, untimed (:func:`flashlab.ssd.run_members`'s preconditioning): it starts in
+the steady state of a drive that has held data for a while, its free blocks at the GC
+threshold, so every block the log writer fills must be won back by GC copying the valid pages of
+a victim (``gc_copies``, ``erases``). Harrison's flash grid disks also held the database's
+tablespaces.
+
 Guy Harrison measured on Exadata X2 that a 4 KiB redo block instead of 512 B cut the elapsed
 time of a redo-heavy test by 70%; with smart flash logging on, the median log file sync rose
 from 481 to 500 us (by one storage cell's counters the flash won 3.5% of the writes; his text
@@ -100,7 +110,9 @@ class RedoResult:
     ``elapsed_us``: from the start to the last commit's end;
     ``commit_latency``: p50, p99, p99.9, mean, max (us); ``rmw_reads``: page reads the writes
     needed; ``dram_merges``: partial pages merged in the drive's write cache instead;
-    ``pages_written`` (flash pages). ``flash_first``: with a ``mirror``, the share of log writes
+    ``pages_written`` (flash pages); ``gc_copies`` and ``erases``: the flash drive's GC page copies
+    and block erases from the log's start (after its fill or preconditioning) to the end of the
+    run (0 on a disk). ``flash_first``: with a ``mirror``, the share of log writes
     whose flash copy finished first (NaN without), and ``copy_us`` (writes x 2): each write's
     flash and disk copy, from the write's start to that copy's end (None without)."""
 
@@ -117,6 +129,8 @@ class RedoResult:
     rmw_reads: int
     dram_merges: int
     pages_written: int
+    gc_copies: int
+    erases: int
     flash_first: float = float("nan")
     copy_us: np.ndarray | None = None
 
@@ -207,6 +221,7 @@ class _LogWriter:
         self.nr, self.nh = nf, nf
         self.last = nf - 1  # the log writer's last host I/O
         self._step(nf)
+        self.start = self.eng.counters(0)  # the drive's totals when the log starts (a used drive's GC before)
         # the other writes' arrivals from the log's start (when its region is written); the next to issue
         self.other, self.b = other, 0
         self.other_t = np.zeros(0) if other is None else other.t + self.now
@@ -363,7 +378,7 @@ def _commits(lw, sessions, commits, think_l, size_l, block, page, log_bytes, mir
 
 def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes: int = 2048,
              redo_block: int = 512, think_us: float = 200.0, mirror=None, disk_writes_per_s: float = 0.0,
-             seed: int = 0) -> RedoResult:
+             precondition_fills: float = 0.0, seed: int = 0) -> RedoResult:
     """Time ``commits`` commits of ``sessions`` sessions through the log writer (see the module).
 
     ``sessions`` 1..4096; ``commits`` 1..100,000; ``redo_bytes``: mean redo per commit,
@@ -374,7 +389,11 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     second copy of the log (smart flash logging, see the module). ``disk_writes_per_s``
     0..1e5: other writes to the log's disk, needs one (the database writer's data-file blocks on
     the same spindle and controller cache): :data:`DISK_WRITE_BYTES` each at a uniform random
-    place beyond the log, Poisson arrivals at this rate from the log's start."""
+    place beyond the log, Poisson arrivals at this rate from the log's start.
+    ``precondition_fills`` 0..100: 0 a fresh drive (its log region written first, timed); more, a
+    used drive in steady state (written whole, then this many drive fills of random writes,
+    untimed; see the module), which needs a flash drive as config; with a ``mirror`` it replaces
+    the default :data:`MIRROR_PRECONDITION`."""
     from flashlab.device.hdd import HddSpec
 
     on_disk = isinstance(config, HddSpec)
@@ -390,6 +409,12 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     block = check_choice("redo_block", redo_block, REDO_BLOCKS)
     think_us = check_real("think_us", think_us, 0.0, 1e7)
     disk_writes_per_s = check_real("disk_writes_per_s", disk_writes_per_s, 0.0, 1e5)
+    precondition_fills = check_real("precondition_fills", precondition_fills, 0.0, 100.0)
+    if precondition_fills > 0 and on_disk:
+        raise ValueError(f"precondition_fills: a used drive needs a flash drive as config (a disk keeps no page "
+                         f"state); got {precondition_fills} with config={config.name!r}")
+    if precondition_fills == 0 and mirror is not None:
+        precondition_fills = MIRROR_PRECONDITION
     disk = config if on_disk else mirror
     if disk_writes_per_s > 0 and disk is None:
         raise ValueError(f"disk_writes_per_s: other writes to the log's disk need a disk (an HddSpec as config or "
@@ -426,7 +451,7 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
         horizon = (commits / sessions + 1) * (think_us + 20_000.0)
         other = _OtherWrites(disk, disk_writes_per_s, 0 if on_disk else 1,
                              int(horizon * disk_writes_per_s / 1e6 * 1.2) + 16, seed)
-    if on_disk or mirror is not None:
+    if on_disk or precondition_fills > 0:  # a used drive's log region is written already
         fill = (np.zeros(0, np.int64), np.zeros(0, np.int64))
     else:
         starts = np.arange(0, log_pages, FILL_PAGES, dtype=np.int64)
@@ -435,8 +460,7 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     # the largest request to the flash drive (a disk takes one queue entry per request, whatever its size)
     largest_request = max(max_pages, FILL_PAGES)
     while True:
-        lw = _LogWriter(members, fill, commits, largest_request, seed,
-                        MIRROR_PRECONDITION if mirror is not None else 0.0, other)
+        lw = _LogWriter(members, fill, commits, largest_request, seed, precondition_fills, other)
         try:
             log = _commits(lw, sessions, commits, think.tolist(), size.tolist(), block, page, log_bytes, mirror,
                            not on_disk and config.cache_bytes > 0)
@@ -458,9 +482,12 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
         copy_us = np.stack((req.done[fr], req.done[fr + 1]), axis=1) - np.asarray(log.w_start)[:, None]
     lat = log.c_end - log.c_arr
     pages_written = int(sum(req.pages[r] for r in log.w_req))
+    end = lw.eng.counters(0)
     return RedoResult(commit_us=lat, commit_arrival_us=log.c_arr - t0, commit_bytes=log.c_bytes,
                       commit_write=log.c_write, write_start_us=np.asarray(log.w_start) - t0,
                       write_bytes=np.asarray(log.w_len, np.int64), write_reads=np.asarray(log.w_reads, np.int64),
                       write_us=lw.hosts.done[hosts] - lw.hosts.arrival[hosts], elapsed_us=float(log.c_end.max() - t0),
                       commit_latency=latency_summary(lat), rmw_reads=log.reads, dram_merges=log.merges,
-                      pages_written=pages_written, flash_first=flash_first, copy_us=copy_us)
+                      pages_written=pages_written, gc_copies=end["gc_copies"] - lw.start["gc_copies"],
+                      erases=end["erases"] - lw.start["erases"],
+                      flash_first=flash_first, copy_us=copy_us)
