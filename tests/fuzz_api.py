@@ -544,6 +544,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},
                mean_electrons=Param("real", 100.0, cap=1e4), n_cells=Param("int", 100, cap=10**4),
                capacity=Param("int", 0, cap=10**6, never=(50, 100))), "tech")
+    add("tech.verify_overshoot", TE.verify_overshoot,
+        params({"step_electrons": 2.0, "n_cells": 100, "seed": 1},
+               step_electrons=Param("real", 2.0, cap=1000.0), n_cells=Param("int", 100, cap=10**4)), "tech")
     add("tech.node_sweep", TE.node_sweep, params({"feature_nm": [25.0, 19.0], "bits": 2, "cell": None},
                                                  cell=Param("opt_obj", None)), "tech")
     add("tech.gross_dies_per_wafer", TE.gross_dies_per_wafer,

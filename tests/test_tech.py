@@ -37,6 +37,7 @@ from flashlab.tech import (
     raw_coupling,
     shrink_returns,
     shrink_sweep,
+    verify_overshoot,
 )
 
 NODES = np.array([120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0])
@@ -86,6 +87,33 @@ def test_electron_counts_sigma_over_n_is_one_over_sqrt_n(n):
     assert counts.std() / counts.mean() == pytest.approx(1.0 / math.sqrt(n), rel=0.03)
     assert np.array_equal(counts, electron_counts(n, 200_000, seed=7))  # same seed, same counts
     assert not np.array_equal(counts, electron_counts(n, 200_000, seed=8))
+
+
+@pytest.mark.parametrize("n", [0.5, 2.0, 6.0])
+def test_verify_overshoot_follows_renewal_theory(n):
+    # what a cell keeps above its verify level: mean n/2, variance n^2/12 (one step, uniform)
+    # plus n/2 (half the last pulse's Poisson variance)
+    z = verify_overshoot(n, 200_000, seed=5)
+    assert z.min() >= 0
+    assert z.mean() == pytest.approx(n / 2, rel=0.02)
+    assert z.var() == pytest.approx(n * n / 12 + n / 2, rel=0.03)
+    assert np.array_equal(z, verify_overshoot(n, 200_000, seed=5))
+    assert not np.array_equal(z, verify_overshoot(n, 200_000, seed=6))
+
+
+def test_verify_overshoot_narrows_with_the_step():
+    # the placement depends on the step, not on the electrons a state holds: a quarter-spacing
+    # step of 25 nm QLC lands within about n + 3 sqrt(n) of the level, far inside one full-spacing
+    # shot's 3 sqrt(S)
+    s = PlanarCell(25.0).electrons_per_state(4)
+    tops = [np.quantile(verify_overshoot(f * s, 100_000, seed=1), 0.99865) for f in (0.5, 0.25, 0.125)]
+    assert tops[0] > tops[1] > tops[2]
+    assert tops[1] <= 0.25 * s + 3 * math.sqrt(0.25 * s) < 3 * math.sqrt(s)
+
+
+def test_electrons_per_state_five_bits_is_one_thirty_first_of_the_window():
+    c = PlanarCell(40.0)
+    assert c.electrons_per_state(5) == pytest.approx(c.window_electrons / 31)
 
 
 def test_self_limiting_injection_is_sub_poissonian():
@@ -219,6 +247,9 @@ def test_layer_variation_bottom_layers_worst_and_retention_interference():
     (lambda: poisson_yield(-1.0, 100.0), "defects_per_cm2"),
     (lambda: electron_counts(100, 10, 1, capacity=50), "capacity"),
     (lambda: electron_counts(10, 0, 1), "n_cells"),
+    (lambda: verify_overshoot(0.0, 10, 1), "step_electrons"),
+    (lambda: verify_overshoot(1.0, 0, 1), "n_cells"),
+    (lambda: PlanarCell(25.0).electrons_per_state(6), "bits"),
     (lambda: shrink_returns([14.0, 25.0]), "decreasing"),
     (lambda: layer_sweep([0, 16]), "layers"),
     (lambda: cell_model(QLC_96L, 19.0), "planar"),
