@@ -141,9 +141,9 @@ class SsdConfig:
         the presets keep their cited times, and a larger page raises program bandwidth, not
         program time. A write that must reach NAND before the page is full (a flush, a FUA
         write, every write without a cache) fills the rest with padding.
-    cache_bytes : int >= 0
+    cache_bytes : int in [0, geometry.user_bytes]
         The DRAM write cache (0: none, a write is acknowledged when its programs end). A whole
-        number of slots, at least the largest write. A cached write is acknowledged
+        number of slots, at least the largest write, at most the drive's user capacity. A cached write is acknowledged
         ``cache_latency_us`` after it enters the drive; writes wait while the cache is full.
     power_loss_protection : bool
         Capacitors make the cache durable: a flush is acknowledged like a write, FUA is a plain
@@ -198,7 +198,8 @@ class SsdConfig:
             if g.pages_per_block % self.slots:
                 raise ValueError(f"geometry.pages_per_block must be a multiple of the {self.slots} slots of a NAND page "
                                  f"(nand_page_size={self.nand_page_size}); got {g.pages_per_block}")
-        check_int("cache_bytes", self.cache_bytes, 0, 2**40)
+        # no larger than the drive: it could hold nothing more, and the engine sizes its queues by it
+        check_int("cache_bytes", self.cache_bytes, 0, min(2**40, g.user_bytes))
         if self.cache_bytes % g.page_size:
             raise ValueError(f"cache_bytes must be a multiple of the page size {g.page_size} bytes; got {self.cache_bytes}")
         check_bool("power_loss_protection", self.power_loss_protection)
