@@ -67,6 +67,11 @@ from flashlab.workload import OP_READ, OP_WRITE, Workload
 
 SCHEDULERS = ("fifo", "read_priority")
 SLOTS = (1, 2, 4, 8, 16)  # slots per NAND page
+#: Most requests (workload plus preconditioning) one run may hold: about 200 bytes each in memory,
+#: so 2 GB at the bound (the db and array layers bound their request counts the same way).
+MAX_REQUESTS = 10**7
+#: The SNIA PTS preconditioning write: 128 KiB sequential.
+PRECONDITION_SIZE = 131072
 GC_MODES = ("background", "foreground", "off")
 FOREGROUND = ("throttle", "wait")
 GC_POLICIES = ("greedy", "fifo", "cost_benefit")
@@ -473,23 +478,43 @@ def raw_program_bandwidth_mb_s(config: SsdConfig) -> float:
 
 
 # ---------------------------------------------------------------- engine plumbing
+def check_request_count(n: int, npre: int, given: str) -> None:
+    """Refuse a run of ``n`` workload and ``npre`` preconditioning requests beyond
+    :data:`MAX_REQUESTS`, before anything is allocated; ``given`` names the arguments that asked
+    for them (e.g. ``"fills=1000 and precondition_fills=0"``)."""
+    if n + npre > MAX_REQUESTS:
+        raise ValueError(f"requests: {given} ask for {n + npre} requests ({n} of the workload, {npre} "
+                         f"preconditioning); at most {MAX_REQUESTS} per run (fewer fills or a smaller drive)")
+
+
+def precondition_requests(g: Geometry, precondition_fills: float, precondition_size: int) -> int:
+    """How many sequential writes of ``precondition_size`` bytes cover ``precondition_fills``
+    drive fills (0 without preconditioning); checks the size fits the drive."""
+    if precondition_fills <= 0:
+        return 0
+    kp = _pages("precondition_size", precondition_size, g)
+    if kp > g.user_pages:
+        raise ValueError(f"precondition_size must be at most the user capacity of {g.user_pages * g.page_size} "
+                         f"bytes; got {precondition_size}")
+    return max(1, round(precondition_fills * g.user_pages / kp))
+
+
 def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition_fills: float,
-              precondition_size: int):
-    """Request arrays (op, lba, pages, phase) and open-loop arrival times."""
+              precondition_size: int, given: str):
+    """Request arrays (op, lba, pages, phase) and open-loop arrival times (``given``: the
+    arguments that set the request count, for the message if it is too large)."""
     g = config.geometry
     user = g.user_pages
     kw = _pages("write_size", load.write_size, g)
     kr = _pages("read_size", load.read_size, g) if load.workload.read_fraction > 0 else 1
     if max(kw, kr) > user:
         raise ValueError(f"request sizes must fit the user capacity of {user} pages; got {max(kw, kr)} pages")
+    npre = precondition_requests(g, precondition_fills, precondition_size)
+    check_request_count(n, npre, given)
     ops_l, lbas_l, pages_l, phase_l = [], [], [], []
-    if precondition_fills > 0:
-        kp = _pages("precondition_size", precondition_size, g)
-        if kp > user:
-            raise ValueError(f"precondition_size must be at most the user capacity of {user * g.page_size} bytes; "
-                             f"got {precondition_size}")
+    if npre:
+        kp = precondition_size // g.page_size
         slots = user // kp
-        npre = max(1, round(precondition_fills * user / kp))
         ops_l.append(np.zeros(npre, np.int8))
         lbas_l.append(((np.arange(npre, dtype=np.int64) % slots) * kp).astype(np.int32))
         pages_l.append(np.full(npre, kp, np.int32))
@@ -542,7 +567,7 @@ def _pages(name: str, size: int, g: Geometry) -> int:
 
 def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills: float | None = None,
                 requests: int | None = None, seed: int = 0, precondition_fills: float = 0.0,
-                precondition_size: int = 131072, samples: int = 400,
+                precondition_size: int = PRECONDITION_SIZE, samples: int = 400,
                 progress: bool | None = None) -> IoResult:
     """Run host I/O against a fresh (purged) SSD and time every request.
 
@@ -552,7 +577,8 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
     load : HostLoad (closed loop at ``qd``, or open loop at ``rate_iops``)
     fills : float in (0, 1000], drive writes of the workload's writes (user capacity multiples);
         or ``requests`` : int in [1, 2**31 - 1], a request count. Exactly one of them
-        (default: ``requests=10000``).
+        (default: ``requests=10000``). With the preconditioning writes, at most
+        :data:`MAX_REQUESTS` requests per run.
     seed : workload, arrivals and FTL seed; the same seed gives the same result bit for bit.
     precondition_fills : float in [0, 100]
         Sequential writes of ``precondition_size`` bytes covering this many drive fills first
@@ -583,7 +609,8 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
     biggest = max(load.write_size, precondition_size if precondition_fills > 0 else 0)
     if 0 < config.cache_bytes < biggest:
         raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes); got {config.cache_bytes}")
-    ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size)
+    given = (f"fills={fills:g}" if fills is not None else f"requests={n}") + f" and precondition_fills={precondition_fills:g}"
+    ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size, given)
     return _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress)
 
 
