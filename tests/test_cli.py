@@ -28,3 +28,11 @@ def test_closed_pipe_is_not_a_traceback():
     r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert r.stdout.count("\n") == 1
     assert "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr
+
+
+def test_python_dash_m_flashlab_is_the_command():
+    """Where the ``flashlab`` script is not on PATH (a checkout on PYTHONPATH), ``python -m
+    flashlab`` is the same command, errors included."""
+    r = subprocess.run([PY, "-m", "flashlab", "quiz", "ftl", "--seed", "-1"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and r.stderr == "flashlab quiz: error: seed must be in [0, 9223372036854775807]; got -1\n"
