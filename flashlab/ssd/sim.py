@@ -388,13 +388,8 @@ class IoResult:
     def histogram(self, op=None, phase=None, bins_per_decade: int = 10, lo_us: float = 1.0,
                   hi_us: float = 1e7) -> tuple[np.ndarray, np.ndarray]:
         """Log-scale latency histogram: (counts, bin edges in microseconds)."""
-        check_int("bins_per_decade", bins_per_decade, 1, 1000)
-        lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
-        hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
-        if hi_us <= lo_us:
-            raise ValueError(f"hi_us must be > lo_us; got hi_us={hi_us!r}, lo_us={lo_us!r}")
-        edges = np.logspace(math.log10(lo_us), math.log10(hi_us),
-                            int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+        edges = log_edges(lo_us, hi_us, bins_per_decade)
+        lo_us, hi_us = edges[0], edges[-1]
         lat = np.clip(self.latency_us[self._mask(op, phase)], lo_us, hi_us)
         return np.histogram(lat, edges)[0], edges
 
@@ -556,6 +551,17 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
         rng = np.random.default_rng(np.random.SeedSequence([seed, 4]))
         arrivals = np.cumsum(rng.exponential(1e6 / load.rate_iops, ops.size))
     return ops, lbas, pages, phase, arrivals
+
+
+def log_edges(lo_us: float, hi_us: float, bins_per_decade: int) -> np.ndarray:
+    """Log-spaced latency bin edges (us) from ``lo_us`` to ``hi_us`` (both in [1e-6, 1e15],
+    ``hi_us > lo_us``), ``bins_per_decade`` (1 to 1000) bins per factor of ten."""
+    check_int("bins_per_decade", bins_per_decade, 1, 1000)
+    lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
+    hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
+    if hi_us <= lo_us:
+        raise ValueError(f"hi_us must be > lo_us; got hi_us={hi_us!r}, lo_us={lo_us!r}")
+    return np.logspace(math.log10(lo_us), math.log10(hi_us), int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
 
 
 def _pages(name: str, size: int, g: Geometry) -> int:
