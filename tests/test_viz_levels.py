@@ -170,3 +170,13 @@ def test_ecc_strength_and_emlc_trade_match_engine():
     assert half["here"]["life"][0] == pytest.approx(endurance_pe_cycles(model, MLC_2YNM.ecc, 365))
     full = trade.compute(scale=1.0)
     assert half["here"]["life"][0] > 5 * full["here"]["life"][0]
+
+
+@pytest.mark.parametrize("s", [-1, 4, 2.0])
+def test_gray_label_refuses_a_state_the_cell_has_not(s):
+    """s=-1 labelled MLC's last state ('10') and s=4 raised IndexError."""
+    from flashlab.cell import cell_levels
+
+    with pytest.raises(ValueError, match=r"s must be"):
+        gray_label(cell_levels(2), s)
+    assert [gray_label(cell_levels(2), k) for k in range(4)] == ["11", "01", "00", "10"]

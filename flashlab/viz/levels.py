@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 from bokeh.models import ColumnDataSource, Div, FixedTicker, LegendItem
 
+from .._validate import check_int
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
                         program_endurance_trade, uber)
@@ -49,6 +50,7 @@ def _state_color(s: int) -> str:
 
 def gray_label(levels, s: int) -> str:
     """The bits state ``s`` stores, highest page first (e.g. MLC P1 -> "01": MSB 0, LSB 1)."""
+    check_int("s", s, 0, levels.gray.shape[0] - 1)  # -1 would label the last state
     return "".join(str(b) for b in levels.gray[s, ::-1])
 
 
