@@ -302,3 +302,17 @@ def test_oracle_separation_puts_the_hot_set_apart_and_bounds_what_a_classifier_a
     assert wa["oracle"] < min(wa["temperature"], wa["none"])
     with pytest.raises(ValueError, match=r"hot_lbas must be in \[1,"):
         FtlConfig(separation="oracle")
+
+
+def test_an_ftl_larger_than_the_free_memory_is_refused(monkeypatch):
+    """Geometry allows 2**31 - 1 physical pages, whose FTL state alone is about 25 GiB: numpy's
+    np.full then touched it page by page until the OOM killer ended the process. Ftl now compares
+    its state with the memory available (here pretended to be 4 MiB) before allocating."""
+    import flashlab._validate as V
+
+    monkeypatch.setattr(V, "available_memory_bytes", lambda: 4 * 2**20)
+    g = Geometry(blocks_per_plane=4096, pages_per_block=256, op=0.1)  # 2**20 pages: about 12 MiB of state
+    with pytest.raises(ValueError, match=r"geometry: an FTL of 1048576 physical pages \(its state and a copy\) "
+                                         r"needs about 0.02 GiB of memory; 0.00 GiB is available"):
+        Ftl(g)
+    Ftl(Geometry(blocks_per_plane=64, pages_per_block=32, op=0.1))  # 2048 pages: about 24 KiB, fits
