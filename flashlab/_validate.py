@@ -149,6 +149,29 @@ def check_seed(name: str, value) -> int:
     return check_int(name, value, 0, 2**63 - 1)
 
 
+def available_memory_bytes() -> int | None:
+    """Memory the system can still give this process (Linux ``MemAvailable``), or ``None`` where
+    that is unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(name: str, nbytes: int, what: str) -> None:
+    """Raise ``ValueError`` naming ``name`` if ``what`` (e.g. "an FTL of 10 physical pages") needs
+    more than the ``nbytes`` the system has available: NumPy would otherwise allocate it lazily and
+    the OOM killer end the process while it is filled."""
+    avail = available_memory_bytes()
+    if avail is not None and nbytes > avail:
+        raise ValueError(f"{name}: {what} needs about {nbytes / 2**30:.2f} GiB of memory; "
+                         f"{avail / 2**30:.2f} GiB is available")
+
+
 def _raw_array(value, bad: ValueError) -> np.ndarray:
     """``value`` as a NumPy array without conversion, or ``bad`` raised: strings are not arrays of
     characters, and ragged nestings are refused."""

@@ -3,7 +3,8 @@
 Each subcommand lives beside the layer it reports on, in a module exposing
 ``register(subparsers)`` that adds its parser and sets ``func`` (a callable taking the
 parsed arguments and returning the text to print). This module only dispatches and turns
-bad input into a one-line message with exit status 2, never a traceback.
+bad input (or a run too large for the memory) into a one-line message with exit status 2, never
+a traceback.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
         text = args.func(args)
     except ValueError as exc:
         print(f"flashlab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError as exc:  # a run the checks let through outgrew the memory: still one line
+        print(f"flashlab {args.command}: error: out of memory ({exc}); try a smaller run", file=sys.stderr)
         return 2
     try:
         print(text, flush=True)

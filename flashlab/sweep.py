@@ -46,11 +46,12 @@ import dataclasses
 import hashlib
 import inspect
 import json
+import math
 import numbers
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sized
 from contextlib import contextmanager
 from itertools import product
 from pathlib import Path
@@ -66,6 +67,7 @@ ERROR = "error"        # column holding a failed point's error
 _KEY = "_point"        # results-file column holding the point's canonical JSON key
 _META = b"flashlab.sweep"
 _CHECKPOINT_S = 2.0    # results file written at most this often while a sweep runs
+MAX_POINTS = 10**6     # points in one grid: more would take days and fill memory before the first ran
 
 
 class SweepError(RuntimeError):
@@ -99,8 +101,14 @@ def _plain(value):
     return NotImplemented
 
 
+def _single(values) -> bool:
+    """Whether a grid entry is one setting rather than a list of them (a 0-d array is one)."""
+    return isinstance(values, (str, bytes)) or not isinstance(values, Iterable) \
+        or (isinstance(values, np.ndarray) and values.ndim == 0)
+
+
 def _values(name: str, values) -> list:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+    if _single(values):
         values = [values]  # a single setting
     out = []
     for v in values:
@@ -110,6 +118,12 @@ def _values(name: str, values) -> list:
                             f"and the results file); got {v!r} ({type(v).__name__}) for parameter {name!r}")
         out.append(p)
     return out
+
+
+def _check_size(names: list, counts: list[int]) -> None:
+    if math.prod(counts) > MAX_POINTS:
+        raise ValueError(f"grid must have at most {MAX_POINTS} points (the product of its value counts); got "
+                         f"{math.prod(counts)} ({', '.join(f'{n}: {c}' for n, c in zip(names, counts))})")
 
 
 def grid_points(grid) -> list[dict]:
@@ -123,10 +137,13 @@ def grid_points(grid) -> list[dict]:
         if not grid:
             raise ValueError("grid must name at least one parameter; got an empty dict")
         names = list(grid)
+        # count before building anything: a product of a few long lists is a huge number of points
+        _check_size(names, [len(v) if isinstance(v, Sized) and not _single(v) else 1 for v in grid.values()])
         columns = [_values(str(n), grid[n]) for n in names]
         for name, col in zip(names, columns):
             if not col:
                 raise ValueError(f"grid[{name!r}] must list at least one value; got {grid[name]!r}")
+        _check_size(names, [len(c) for c in columns])  # value lists without a length (generators)
         points = [dict(zip(names, combo)) for combo in product(*columns)]
     elif isinstance(grid, Iterable) and not isinstance(grid, (str, bytes)):
         points = []

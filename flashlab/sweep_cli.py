@@ -22,7 +22,8 @@ import json
 import math
 from functools import lru_cache
 
-from flashlab.sweep import SweepError, sweep
+from flashlab._validate import check_int
+from flashlab.sweep import MAX_POINTS, SweepError, sweep
 
 # Sweep options (their names win over a subcommand's options of the same name).
 _OWN = ("scheduler", "out", "workers", "seed", "csv")
@@ -129,6 +130,7 @@ def parse_values(action: argparse.Action, text: str) -> list:
             raise ValueError(f"{flag} range must be start:stop:count (e.g. 0.05:0.5:10); got {text!r}") from None
         if len(parts) != 3 or count < 2 or not (math.isfinite(start) and math.isfinite(stop)):
             raise ValueError(f"{flag} range must be start:stop:count with finite ends and count >= 2; got {text!r}")
+        check_int(f"{flag} range count", count, 2, MAX_POINTS)  # the values are built before the grid is counted
         step = (stop - start) / (count - 1)
         values = [float(f"{start + i * step:.12g}") for i in range(count)]
         if convert is int:

@@ -385,7 +385,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                 "pages_per_block": 16, "page_size": 4096}), "ssd")
     add("ssd.SsdConfig", S.SsdConfig,
         params({**{f.name: getattr(sconf, f.name) for f in dataclasses.fields(sconf)},
-                "nand_page_size": 8192, "cache_bytes": 2**20, "power_loss_protection": False},
+                "nand_page_size": 8192, "cache_bytes": 2**19, "power_loss_protection": False},
                timing=Param("obj", "slc", never=("plc", "", ["slc"], np.array(["slc"]))),
                nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k"))), "ssd")
     load = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.3))

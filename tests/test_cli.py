@@ -28,3 +28,22 @@ def test_closed_pipe_is_not_a_traceback():
     r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert r.stdout.count("\n") == 1
     assert "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr
+
+
+def test_python_dash_m_flashlab_is_the_command():
+    """Where the ``flashlab`` script is not on PATH (a checkout on PYTHONPATH), ``python -m
+    flashlab`` is the same command, errors included."""
+    r = subprocess.run([PY, "-m", "flashlab", "quiz", "ftl", "--seed", "-1"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and r.stderr == "flashlab quiz: error: seed must be in [0, 9223372036854775807]; got -1\n"
+
+
+def test_running_out_of_memory_is_one_line_not_a_traceback():
+    """A run the checks let through can still outgrow the memory (here 256 members of 4 GiB
+    under a 3 GiB limit): the command says so in one line with exit status 2."""
+    code = ("import resource, sys\nresource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))\n"
+            "from flashlab.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+    r = subprocess.run([PY, "-c", code, "array", "--drives", "256", "--drive-mib", "4096", "--raid", "0",
+                        "--requests", "100"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.startswith("flashlab array: error: out of memory (") and len(r.stderr.splitlines()) == 1

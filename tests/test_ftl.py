@@ -4,6 +4,7 @@ retirement, determinism, the stepper, and bad input."""
 import math
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -22,7 +23,10 @@ from flashlab.ftl import (
     wa_fifo,
     wa_greedy,
 )
+from flashlab.ftl.stepper import TINY_CONFIG
 from flashlab.workload import Workload
+
+from isolate import run_isolated
 
 UNIFORM = Workload()
 HOT90 = Workload("hotcold", hot_fraction=0.1, hot_share=0.9)
@@ -218,6 +222,27 @@ def test_stepper_shows_pages_going_valid_stale_free():
     assert bulk.counters == snap.counters
 
 
+@pytest.mark.parametrize("config", [TINY_CONFIG, replace(TINY_CONFIG, endurance=6)])  # the second goes read-only
+def test_stepper_many_steps_at_once_equal_one_at_a_time(config):
+    one, many = Stepper(config=config, workload=Workload(read_fraction=0.2)), \
+        Stepper(config=config, workload=Workload(read_fraction=0.2))
+    for n in (1, 300, 700):  # across the stream's 256-operation chunks
+        for _ in range(n):
+            one.step(1)
+        snap = many.step(n)
+        assert (many.steps, many.last_op, many.last_lba) == (one.steps, one.last_op, one.last_lba)
+        assert snap.counters == one.ftl.counters and np.array_equal(snap.page_lba, one.ftl.snapshot().page_lba)
+    assert (one.steps < 1001) == (config.endurance > 0)  # the worn device stopped early
+
+
+def test_stepper_takes_a_long_run_in_one_call():
+    """One host operation per Python call made step(2**31 - 1), which the range allows, a run of
+    hours (step(10**7): minutes); a child interpreter with a timeout, so a regression fails."""
+    res = run_isolated("from flashlab.ftl import Stepper\nst = Stepper()\nst.step(10**7)\nprint(st.steps)",
+                       timeout=120)
+    assert res.returncode == 0 and res.stdout.split() == ["10000000"], res.describe()
+
+
 # ----------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize(
     "make,match",
@@ -277,3 +302,17 @@ def test_oracle_separation_puts_the_hot_set_apart_and_bounds_what_a_classifier_a
     assert wa["oracle"] < min(wa["temperature"], wa["none"])
     with pytest.raises(ValueError, match=r"hot_lbas must be in \[1,"):
         FtlConfig(separation="oracle")
+
+
+def test_an_ftl_larger_than_the_free_memory_is_refused(monkeypatch):
+    """Geometry allows 2**31 - 1 physical pages, whose FTL state alone is about 25 GiB: numpy's
+    np.full then touched it page by page until the OOM killer ended the process. Ftl now compares
+    its state with the memory available (here pretended to be 4 MiB) before allocating."""
+    import flashlab._validate as V
+
+    monkeypatch.setattr(V, "available_memory_bytes", lambda: 4 * 2**20)
+    g = Geometry(blocks_per_plane=4096, pages_per_block=256, op=0.1)  # 2**20 pages: about 12 MiB of state
+    with pytest.raises(ValueError, match=r"geometry: an FTL of 1048576 physical pages \(its state and a copy\) "
+                                         r"needs about 0.02 GiB of memory; 0.00 GiB is available"):
+        Ftl(g)
+    Ftl(Geometry(blocks_per_plane=64, pages_per_block=32, op=0.1))  # 2048 pages: about 24 KiB, fits

@@ -5,6 +5,8 @@ import pytest
 
 from flashlab.ssd import SsdConfig, ssd_geometry, steady_state, write_saturation
 
+from isolate import run_isolated
+
 SMALL = dict(channels=2, dies_per_channel=2, planes_per_die=1, pages_per_block=32)
 
 
@@ -123,3 +125,18 @@ def test_write_saturation_goes_on_until_the_steady_state_like_the_pts():
     assert r.before == fixed.before and np.array_equal(r.round_iops[:11], fixed.round_iops[:11])
     with pytest.raises(ValueError, match="max_fills must be in"):
         write_saturation(cfg, fills=2.0, max_fills=1.0)
+
+
+
+def test_write_saturation_that_could_outgrow_memory_is_refused_up_front():
+    """The rounds double towards max_fills: a run whose last doubling would exceed the request bound
+    fails before the first round, not after minutes of rounds (isolated: a regression would run
+    them, and then allocate)."""
+    code = ("import resource\nresource.setrlimit(resource.RLIMIT_AS, (2**32, 2**32))\n"
+            "from flashlab.ssd import SsdConfig, ssd_geometry, write_saturation\n"
+            "config = SsdConfig(geometry=ssd_geometry(2**34, 0.25))  # 16 GiB: 4.2 million user pages\n"
+            "try:\n    write_saturation(config, fills=1.0, max_fills=8.0)\n    print('ACCEPTED')\n"
+            "except ValueError as exc:\n    print(exc)\n")
+    res = run_isolated(code, timeout=60)
+    assert res.returncode == 0, res.describe()
+    assert res.stdout.startswith("requests: max_fills=8 and precondition=False ask for "), res.stdout

@@ -186,6 +186,15 @@ def test_bad_cache_config(kw, match):
         config(**kw)
 
 
+@pytest.mark.parametrize("cache_bytes", [GEO.user_bytes + 4096, 2**40])
+def test_cache_larger_than_the_drive_is_refused(cache_bytes):
+    """A cache beyond the user capacity holds nothing more, and the engine sizes its queues by it
+    (2**40 bytes on this drive asked numpy for 24 GiB): refuse it, naming the drive's capacity."""
+    with pytest.raises(ValueError, match=rf"cache_bytes must be in \[0, {GEO.user_bytes}\]; got {cache_bytes}"):
+        config(cache_bytes=cache_bytes)
+    assert config(cache_bytes=GEO.user_bytes).cache_slots == GEO.user_pages
+
+
 def test_bad_cache_use():
     g = ssd_geometry(2**24, 0.25, pages_per_block=6)
     with pytest.raises(ValueError, match="pages_per_block must be a multiple"):

@@ -4,6 +4,7 @@ reasons, many devices on one clock, the GC-group limit and the hard-disk member.
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 
@@ -14,6 +15,8 @@ from flashlab.device.hdd import CHEETAH_15K7, HddSpec
 from flashlab.ssd import HostLoad, SsdConfig, simulate_io, ssd_geometry
 from flashlab.ssd.engine import run_members
 from flashlab.workload import Workload
+
+from isolate import run_isolated
 
 # issue 9: a valid call that overflowed the event heap (stale events of suspended operations)
 # and aborted with "malloc(): unaligned tcache chunk"
@@ -198,3 +201,32 @@ def test_disk_controller_cache_must_hold_the_largest_write():
     spec = replace(CHEETAH_15K7, write_cache_bytes=2 * CHEETAH_15K7.block_size)
     with pytest.raises(ValueError, match="write_cache_bytes of member 0"):
         run_members([spec], np.zeros(2, np.int8), np.array([0, 8]), np.array([1, 3]), np.zeros(2, np.int64), qd=1)
+
+
+
+TOO_LONG = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2**32, 2**32))  # a regression allocates: MemoryError, not the OOM killer
+from flashlab.ssd import HostLoad, SsdConfig, simulate_io, ssd_geometry
+config = SsdConfig(geometry=ssd_geometry(2**36, 0.25))  # 64 GiB: 16.8 million user pages
+for kwargs in (dict(requests=2**31 - 1), dict(fills=1000.0),
+               dict(requests=10, precondition_fills=100.0, precondition_size=4096)):
+    try:
+        simulate_io(config, HostLoad(qd=4), seed=1, **kwargs)
+        print("ACCEPTED", kwargs)
+    except Exception as exc:
+        print(type(exc).__name__, exc)
+"""
+
+
+def test_runs_too_long_to_hold_in_memory_are_refused_before_allocating():
+    """requests=2**31 - 1 asked numpy for 16 GiB per request array (the OOM killer, without a
+    limit); fills and preconditioning add up the same way on a large drive."""
+    res = run_isolated(TOO_LONG, timeout=120)
+    assert res.returncode == 0, res.describe()
+    lines = res.stdout.splitlines()
+    assert len(lines) == 3, res.stdout
+    for line, given in zip(lines, ("requests=2147483647 and precondition_fills=0", "fills=1000 and precondition_fills=0",
+                                   "requests=10 and precondition_fills=100")):
+        assert re.match(rf"ValueError requests: {given} ask for \d+ requests \(\d+ of the workload, \d+ "
+                            rf"preconditioning\); at most 10000000 per run", line), res.stdout

@@ -235,3 +235,31 @@ def test_point_seed_names_a_bad_point():
         point_seed({"x": [1]})
     with pytest.raises(TypeError, match="point must be a dict"):
         point_seed(None)
+
+
+HUGE_GRIDS = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (2**32, 2**32))  # a regression builds the points: MemoryError, not the OOM killer
+from flashlab.sweep import grid_points
+from flashlab.cli import main
+side = list(range(10**4))
+try:
+    grid_points({"a": side, "b": side, "c": side})
+    print("ACCEPTED")
+except ValueError as exc:
+    print(exc)
+print("exit", main(["sweep", "wa", "--op", "0.1:0.5:1000000000000"]))
+"""
+
+
+def test_grids_too_large_to_run_are_refused_before_they_are_built():
+    """Three lists of 10**4 values are 10**12 points, and `--op 0.1:0.5:10**12` a list of 10**12
+    values: both were built in memory (a hang, then the OOM killer) before anything ran."""
+    from isolate import run_isolated
+
+    res = run_isolated(HUGE_GRIDS, timeout=120)
+    assert res.returncode == 0, res.describe()
+    assert res.stdout.splitlines() == [
+        "grid must have at most 1000000 points (the product of its value counts); got 1000000000000 (a: 10000, "
+        "b: 10000, c: 10000)", "exit 2"], res.stdout
+    assert "--op range count must be in [2, 1000000]; got 1000000000000" in res.stderr, res.stderr

@@ -166,3 +166,20 @@ def test_wa_vs_op_labels_the_over_provisioning_where_the_markers_sit():
     (fig,) = [m for m in layout.select({"type": figure_model}) if m.xaxis[0].axis_label.startswith("over-prov")]
     assert list(fig.xaxis[0].ticker.ticks) == list(F.WA_OP_TICKS) == [0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0]
     assert min(F.WA_OPS) >= min(F.WA_OP_TICKS) and max(F.WA_OPS) <= max(F.WA_OP_TICKS)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: F.frame_data(F.stepper_frames("uniform random", 10), -1, 10), r"k must be in \[0, 10\]; got -1"),
+    (lambda: F.frame_data(F.stepper_frames("uniform random", 10), 11, 10), r"k must be in \[0, 10\]; got 11"),
+    (lambda: F.stepper_frames("uniform random", -5), r"n_steps must be in \[0, 100000\]; got -5"),
+    (lambda: F.stepper_frames("nonsense", 10), "workload must be one of 'uniform random'"),
+    (lambda: F.fill_run(float("nan")), "data_fraction must be a finite number"),
+    (lambda: F.fill_lbas(-3, 5), r"data must be in \[1, "),
+    (lambda: F.op_of("x"), "geometry must be a Geometry"),
+])
+def test_helpers_refuse_what_they_would_misread(call, match):
+    """frame_data(k=-1) showed the last frame as if it were step -1 (Python's negative index) and a
+    negative n_steps gave one frame without a word; the others raised IndexError, KeyError, NumPy's
+    'high <= 0' or AttributeError instead of naming the parameter."""
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -198,3 +198,13 @@ def test_cai_calibration_plots_the_engine_comparison_inside_the_tested_band():
         cai_calibration(TLC_1XNM.vth)
     with pytest.raises(ValueError, match="model must be a TLC model"):
         cai_calibration(QLC_3D)
+
+
+@pytest.mark.parametrize("s", [-1, 4, 2.0])
+def test_gray_label_refuses_a_state_the_cell_has_not(s):
+    """s=-1 labelled MLC's last state ('10') and s=4 raised IndexError."""
+    from flashlab.cell import cell_levels
+
+    with pytest.raises(ValueError, match=r"s must be"):
+        gray_label(cell_levels(2), s)
+    assert [gray_label(cell_levels(2), k) for k in range(4)] == ["11", "01", "00", "10"]

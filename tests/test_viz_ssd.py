@@ -210,3 +210,17 @@ def test_write_cache_histograms_put_every_write_at_the_caches_latency_below_the_
     k = int(np.searchsorted(edges, ack, side="right")) - 1
     assert d["hist"]["before"][k] == pytest.approx(100.0) and d["hist"]["after"][k] == pytest.approx(100.0)
     np.testing.assert_array_equal(S.cache_point(0, 2000).done_us, S.rate_point("background", 2000).done_us)
+
+
+@pytest.mark.parametrize("args, match", [
+    ((10.0, 1.0), r"hi_us must be > lo_us; got hi_us=1.0, lo_us=10.0"),
+    ((0.0, 10.0), r"lo_us must be in"),
+    ((1.0, float("inf")), r"hi_us must be a finite"),
+    ((1.0, 10.0, 0), r"bins_per_decade must be in \[1, 1000\]"),
+])
+def test_log_bins_are_checked_like_the_engines_histogram(args, match):
+    """log_bins repeated IoResult.histogram's edges without its checks: NumPy's 'Number of
+    samples, -9' or 'math domain error', or a 2 GiB array for bins_per_decade=10**6."""
+    with pytest.raises(ValueError, match=match):
+        S.log_bins(*args)
+    assert np.array_equal(S.log_bins(1.0, 1e4, 5), np.logspace(0, 4, 21))

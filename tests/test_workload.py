@@ -109,3 +109,23 @@ def test_bad_workload_parameters(tmp_path):
     (tmp_path / "reads.csv").write_text("R,1\n")
     with pytest.raises(ValueError, match="at least one write"):
         next(read_trace(tmp_path / "reads.csv").chunks(10))
+
+
+def test_trace_that_is_not_a_regular_file_is_refused(tmp_path):
+    """A FIFO (or /dev/zero) would block on open or be read forever into memory: refuse it by its
+    kind, before opening it (in a child interpreter, so a regression times out instead of hanging)."""
+    import os
+
+    from isolate import run_isolated
+
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    code = ("import resource, sys\nfrom flashlab.workload import read_trace\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2**31, 2**31))  # a regression reading /dev/zero stops here\n"
+            "for p in sys.argv[1:]:\n"
+            "    try:\n        read_trace(p)\n        print(p, 'ACCEPTED')\n"
+            "    except ValueError as exc:\n        print(exc)\n")
+    res = run_isolated(code, timeout=60, args=(str(fifo), "/dev/zero"))
+    assert res.returncode == 0, res.describe()
+    assert f"path {str(fifo)!r}: a trace must be a regular file" in res.stdout, res.stdout
+    assert "path '/dev/zero': a trace must be a regular file" in res.stdout, res.stdout

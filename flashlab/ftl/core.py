@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
+from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_memory, check_real, check_seed, quote
 from flashlab.device.geometry import Geometry
 from flashlab.ftl import _kernels as K
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
@@ -191,6 +191,9 @@ class Ftl:
         check_capacity(geometry, config)
         self.geometry, self.config, self.seed = geometry, config, seed
         nb, ppb, user = geometry.blocks, geometry.pages_per_block, geometry.user_pages
+        # the arrays below (pages, l2p, blk, blk64; the rest is a few hundred bytes), twice: runs copy them
+        check_memory("geometry", 2 * (8 * geometry.physical_pages + 4 * user + (4 * K.N_BLK + 16) * nb),
+                     f"an FTL of {geometry.physical_pages} physical pages (its state and a copy)")
         pages = np.full((2, geometry.physical_pages), K.FREE_PAGE, dtype=np.int32)
         pages[K.STAMP] = 0
         l2p = np.full(user, -1, dtype=np.int32)

@@ -48,13 +48,17 @@ class Stepper:
 
         Stops early (and stays put) once the device is read-only.
         """
-        check_int("n", n, 0, 2**31 - 1)
-        for _ in range(n):
+        left = check_int("n", n, 0, 2**31 - 1)
+        while left:  # whole chunks per kernel call: one call per operation made long runs take hours
             if self._ops.size == 0:
                 self._ops, self._lbas = next(self._stream)
-            if self.ftl.run(self._ops[:1], self._lbas[:1]) == 0:
+            k = min(left, self._ops.size)
+            done = self.ftl.run(self._ops[:k], self._lbas[:k])
+            if done:
+                self.last_op, self.last_lba = int(self._ops[done - 1]), int(self._lbas[done - 1])
+                self._ops, self._lbas = self._ops[done:], self._lbas[done:]
+                self.steps += done
+                left -= done
+            if done < k:  # a write refused: the device is read-only
                 break
-            self.last_op, self.last_lba = int(self._ops[0]), int(self._lbas[0])
-            self._ops, self._lbas = self._ops[1:], self._lbas[1:]
-            self.steps += 1
         return self.ftl.snapshot()

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from flashlab._validate import check_array, check_bool, check_int, check_real, check_seed
-from flashlab.ssd.sim import HostLoad, IoResult, SsdConfig, simulate_io
+from flashlab.ssd.sim import (PRECONDITION_SIZE, HostLoad, IoResult, SsdConfig, check_request_count,
+                              precondition_requests, simulate_io)
 from flashlab.workload import Workload
 
 
@@ -167,10 +168,16 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
     load = HostLoad(qd=qd, workload=Workload("uniform"), write_size=4096)
     user = config.geometry.user_pages
     warm = config.cache_slots  # writes the empty cache absorbs before round 0
+    # the rounds double up to `last`: refuse now a run whose last doubling could not be held
+    given = f"{'fills' if max_fills is None else 'max_fills'}={fills if max_fills is None else max_fills:g}"
+    check_request_count(round(last / rounds_per_fill * user) + warm,
+                        precondition_requests(config.geometry, 2.0 if precondition else 0.0, PRECONDITION_SIZE),
+                        f"{given} and precondition={precondition}")
     rounds, check_from = first, first
     while True:
         res = simulate_io(config, load, fills=rounds / rounds_per_fill + warm / user, seed=seed,
-                          precondition_fills=2.0 if precondition else 0.0, samples=rounds * 20, progress=progress)
+                          precondition_fills=2.0 if precondition else 0.0, precondition_size=PRECONDITION_SIZE,
+                          samples=rounds * 20, progress=progress)
         stats = _rounds(res, rounds, rounds_per_fill, warm)
         end = next((e for e in range(check_from, rounds + 1) if _steady_window(stats, e).reached), None)
         if end is not None or rounds == last:

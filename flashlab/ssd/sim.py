@@ -68,6 +68,11 @@ from flashlab.workload import OP_READ, OP_WRITE, Workload
 
 SCHEDULERS = ("fifo", "read_priority")
 SLOTS = (1, 2, 4, 8, 16)  # slots per NAND page
+#: Most requests (workload plus preconditioning) one run may hold: about 200 bytes each in memory,
+#: so 2 GB at the bound (the db and array layers bound their request counts the same way).
+MAX_REQUESTS = 10**7
+#: The SNIA PTS preconditioning write: 128 KiB sequential.
+PRECONDITION_SIZE = 131072
 GC_MODES = ("background", "foreground", "off")
 FOREGROUND = ("throttle", "wait")
 GC_POLICIES = ("greedy", "fifo", "cost_benefit")
@@ -142,9 +147,9 @@ class SsdConfig:
         the presets keep their cited times, and a larger page raises program bandwidth, not
         program time. A write that must reach NAND before the page is full (a flush, a FUA
         write, every write without a cache) fills the rest with padding.
-    cache_bytes : int >= 0
+    cache_bytes : int in [0, geometry.user_bytes]
         The DRAM write cache (0: none, a write is acknowledged when its programs end). A whole
-        number of slots, at least the largest write. A cached write is acknowledged
+        number of slots, at least the largest write, at most the drive's user capacity. A cached write is acknowledged
         ``cache_latency_us`` after it enters the drive; writes wait while the cache is full.
         Until its NAND page is programmed the cache serves host reads of its data: a read all
         of whose pages are there completes ``cache_latency_us`` after it enters the drive.
@@ -202,7 +207,8 @@ class SsdConfig:
             if g.pages_per_block % self.slots:
                 raise ValueError(f"geometry.pages_per_block must be a multiple of the {self.slots} slots of a NAND page "
                                  f"(nand_page_size={self.nand_page_size}); got {g.pages_per_block}")
-        check_int("cache_bytes", self.cache_bytes, 0, 2**40)
+        # no larger than the drive: it could hold nothing more, and the engine sizes its queues by it
+        check_int("cache_bytes", self.cache_bytes, 0, min(2**40, g.user_bytes))
         if self.cache_bytes % g.page_size:
             raise ValueError(f"cache_bytes must be a multiple of the page size {g.page_size} bytes; got {self.cache_bytes}")
         check_bool("power_loss_protection", self.power_loss_protection)
@@ -388,13 +394,8 @@ class IoResult:
     def histogram(self, op=None, phase=None, bins_per_decade: int = 10, lo_us: float = 1.0,
                   hi_us: float = 1e7) -> tuple[np.ndarray, np.ndarray]:
         """Log-scale latency histogram: (counts, bin edges in microseconds)."""
-        check_int("bins_per_decade", bins_per_decade, 1, 1000)
-        lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
-        hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
-        if hi_us <= lo_us:
-            raise ValueError(f"hi_us must be > lo_us; got hi_us={hi_us!r}, lo_us={lo_us!r}")
-        edges = np.logspace(math.log10(lo_us), math.log10(hi_us),
-                            int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+        edges = log_edges(lo_us, hi_us, bins_per_decade)
+        lo_us, hi_us = edges[0], edges[-1]
         lat = np.clip(self.latency_us[self._mask(op, phase)], lo_us, hi_us)
         return np.histogram(lat, edges)[0], edges
 
@@ -499,23 +500,43 @@ def raw_program_bandwidth_mb_s(config: SsdConfig) -> float:
 
 
 # ---------------------------------------------------------------- engine plumbing
+def check_request_count(n: int, npre: int, given: str) -> None:
+    """Refuse a run of ``n`` workload and ``npre`` preconditioning requests beyond
+    :data:`MAX_REQUESTS`, before anything is allocated; ``given`` names the arguments that asked
+    for them (e.g. ``"fills=1000 and precondition_fills=0"``)."""
+    if n + npre > MAX_REQUESTS:
+        raise ValueError(f"requests: {given} ask for {n + npre} requests ({n} of the workload, {npre} "
+                         f"preconditioning); at most {MAX_REQUESTS} per run (fewer fills or a smaller drive)")
+
+
+def precondition_requests(g: Geometry, precondition_fills: float, precondition_size: int) -> int:
+    """How many sequential writes of ``precondition_size`` bytes cover ``precondition_fills``
+    drive fills (0 without preconditioning); checks the size fits the drive."""
+    if precondition_fills <= 0:
+        return 0
+    kp = _pages("precondition_size", precondition_size, g)
+    if kp > g.user_pages:
+        raise ValueError(f"precondition_size must be at most the user capacity of {g.user_pages * g.page_size} "
+                         f"bytes; got {precondition_size}")
+    return max(1, round(precondition_fills * g.user_pages / kp))
+
+
 def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition_fills: float,
-              precondition_size: int):
-    """Request arrays (op, lba, pages, phase) and open-loop arrival times."""
+              precondition_size: int, given: str):
+    """Request arrays (op, lba, pages, phase) and open-loop arrival times (``given``: the
+    arguments that set the request count, for the message if it is too large)."""
     g = config.geometry
     user = g.user_pages
     kw = _pages("write_size", load.write_size, g)
     kr = _pages("read_size", load.read_size, g) if load.workload.read_fraction > 0 else 1
     if max(kw, kr) > user:
         raise ValueError(f"request sizes must fit the user capacity of {user} pages; got {max(kw, kr)} pages")
+    npre = precondition_requests(g, precondition_fills, precondition_size)
+    check_request_count(n, npre, given)
     ops_l, lbas_l, pages_l, phase_l = [], [], [], []
-    if precondition_fills > 0:
-        kp = _pages("precondition_size", precondition_size, g)
-        if kp > user:
-            raise ValueError(f"precondition_size must be at most the user capacity of {user * g.page_size} bytes; "
-                             f"got {precondition_size}")
+    if npre:
+        kp = precondition_size // g.page_size
         slots = user // kp
-        npre = max(1, round(precondition_fills * user / kp))
         ops_l.append(np.zeros(npre, np.int8))
         lbas_l.append(((np.arange(npre, dtype=np.int64) % slots) * kp).astype(np.int32))
         pages_l.append(np.full(npre, kp, np.int32))
@@ -559,6 +580,17 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
     return ops, lbas, pages, phase, arrivals
 
 
+def log_edges(lo_us: float, hi_us: float, bins_per_decade: int) -> np.ndarray:
+    """Log-spaced latency bin edges (us) from ``lo_us`` to ``hi_us`` (both in [1e-6, 1e15],
+    ``hi_us > lo_us``), ``bins_per_decade`` (1 to 1000) bins per factor of ten."""
+    check_int("bins_per_decade", bins_per_decade, 1, 1000)
+    lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
+    hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
+    if hi_us <= lo_us:
+        raise ValueError(f"hi_us must be > lo_us; got hi_us={hi_us!r}, lo_us={lo_us!r}")
+    return np.logspace(math.log10(lo_us), math.log10(hi_us), int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+
+
 def _pages(name: str, size: int, g: Geometry) -> int:
     check_int(name, size, 1, 2**40)
     if size % g.page_size:
@@ -568,7 +600,7 @@ def _pages(name: str, size: int, g: Geometry) -> int:
 
 def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills: float | None = None,
                 requests: int | None = None, seed: int = 0, precondition_fills: float = 0.0,
-                precondition_size: int = 131072, samples: int = 400,
+                precondition_size: int = PRECONDITION_SIZE, samples: int = 400,
                 progress: bool | None = None) -> IoResult:
     """Run host I/O against a fresh (purged) SSD and time every request.
 
@@ -578,7 +610,8 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
     load : HostLoad (closed loop at ``qd``, or open loop at ``rate_iops``)
     fills : float in (0, 1000], drive writes of the workload's writes (user capacity multiples);
         or ``requests`` : int in [1, 2**31 - 1], a request count. Exactly one of them
-        (default: ``requests=10000``).
+        (default: ``requests=10000``). With the preconditioning writes, at most
+        :data:`MAX_REQUESTS` requests per run.
     seed : workload, arrivals and FTL seed; the same seed gives the same result bit for bit.
     precondition_fills : float in [0, 100]
         Sequential writes of ``precondition_size`` bytes covering this many drive fills first
@@ -609,7 +642,8 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
     biggest = max(load.write_size, precondition_size if precondition_fills > 0 else 0)
     if 0 < config.cache_bytes < biggest:
         raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes); got {config.cache_bytes}")
-    ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size)
+    given = (f"fills={fills:g}" if fills is not None else f"requests={n}") + f" and precondition_fills={precondition_fills:g}"
+    ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size, given)
     return _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress)
 
 

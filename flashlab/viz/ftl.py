@@ -24,6 +24,7 @@ from bokeh.layouts import column, row
 from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, LinearColorMapper,
                           Range1d, Span)
 
+from .._validate import check_choice, check_instance, check_int, check_real
 from ..device import Geometry
 from ..ftl.stepper import TINY_CONFIG, TINY_GEOMETRY
 from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, Stepper, simulate, wa_agarwal,
@@ -54,7 +55,7 @@ def _skew_workload(skew: str) -> Workload:
 
 def op_of(geometry: Geometry) -> float:
     """Over-provisioning from the page counts (:attr:`Geometry.effective_op`)."""
-    return geometry.effective_op
+    return check_instance("geometry", geometry, Geometry).effective_op
 
 
 # =============================================================================== stepping a device
@@ -80,7 +81,10 @@ class Frame:
 
 @lru_cache(maxsize=16)
 def stepper_frames(workload: str = "uniform random", n_steps: int = 120, seed: int = 0) -> tuple[Frame, ...]:
-    """Snapshots of the :data:`STEPPER_GEOMETRY` device after 0..``n_steps`` host writes."""
+    """Snapshots of the :data:`STEPPER_GEOMETRY` device after 0..``n_steps`` (at most 100000)
+    host writes; ``workload`` is a key of :data:`STEPPER_WORKLOADS`."""
+    workload = check_choice("workload", workload, tuple(STEPPER_WORKLOADS))
+    check_int("n_steps", n_steps, 0, 100_000)
     st = Stepper(STEPPER_GEOMETRY, STEPPER_CONFIG, STEPPER_WORKLOADS[workload], seed)
     frames = [Frame(0, -1, st.step(0))]
     for _ in range(n_steps):
@@ -92,6 +96,7 @@ def stepper_frames(workload: str = "uniform random", n_steps: int = 120, seed: i
 def frame_data(frames: tuple[Frame, ...], k: int, pages_per_block: int) -> dict:
     """Plot data for frame ``k``: every page (state, LBA, what happened to it in this step), the
     blocks, the running counters and a sentence on what the step did."""
+    check_int("k", k, 0, len(frames) - 1)  # -1 would show the last frame as step -1
     cur = frames[k].snapshot
     prev = frames[k - 1].snapshot if k > 0 else cur
     nb = cur.block_state.size
@@ -275,7 +280,10 @@ class FillRun:
 
 
 def fill_lbas(data: int, total: int, seed: int = 0) -> np.ndarray:
-    """Host LBAs of :func:`fill_run`: 0..data-1 once, then uniform random overwrites among them."""
+    """Host LBAs of :func:`fill_run`: 0..data-1 once, then uniform random overwrites among them
+    (``total`` LBAs in all, at least ``data``; ``data`` in [1, 2**31 - 1])."""
+    check_int("data", data, 1, 2**31 - 1)
+    check_int("total", total, data, 2**31 - 1)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 7]))
     return np.concatenate([np.arange(data), rng.integers(0, data, max(0, total - data))]).astype(np.int32)
 
@@ -295,7 +303,7 @@ def fill_run(data_fraction: float, fills: float = 3.0, geometry: Geometry = FILL
     written pages = programs - erases x pages_per_block, and valid pages = distinct LBAs written.
     """
     T, ppb = geometry.physical_pages, geometry.pages_per_block
-    data = int(round(data_fraction * T))
+    data = int(round(check_real("data_fraction", data_fraction, 0.0, 1.0) * T))
     if not 1 <= data <= geometry.user_pages:
         raise ValueError(f"data_fraction must leave 1..{geometry.user_pages} LBAs; got {data_fraction!r}")
     total = int(round(fills * T))

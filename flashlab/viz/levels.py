@@ -14,7 +14,7 @@ import numpy as np
 from bokeh.layouts import column
 from bokeh.models import ColumnDataSource, Div, FixedTicker, LegendItem
 
-from .._validate import check_instance
+from .._validate import check_instance, check_int
 from ..cell.calibration import CAI2017_TOLERANCE_UNITS, cai2017_comparison
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
@@ -52,6 +52,7 @@ def _state_color(s: int) -> str:
 
 def gray_label(levels, s: int) -> str:
     """The bits state ``s`` stores, highest page first (e.g. MLC P1 -> "01": MSB 0, LSB 1)."""
+    check_int("s", s, 0, levels.gray.shape[0] - 1)  # -1 would label the last state
     return "".join(str(b) for b in levels.gray[s, ::-1])
 
 

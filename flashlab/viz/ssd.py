@@ -22,13 +22,13 @@ point computes in a fraction of a second; their IOPS are those of the full-size 
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import numpy as np
 from bokeh.models import CDSView, ColumnDataSource, FactorRange, HoverTool, IndexFilter, LinearAxis, Range1d
 
 from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
+from ..ssd.sim import log_edges
 from ..workload import OP_READ, OP_WRITE, Workload
 from .explorable import Control, Explorable
 from .style import (HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, summary_column,
@@ -190,8 +190,8 @@ def first_last_fill(r) -> tuple[np.ndarray, np.ndarray]:
 
 
 def log_bins(lo_us: float, hi_us: float, bins_per_decade: int = HIST_BINS) -> np.ndarray:
-    """Log-spaced bin edges (us) from ``lo_us`` to ``hi_us``."""
-    return np.logspace(math.log10(lo_us), math.log10(hi_us), int(round(math.log10(hi_us / lo_us) * bins_per_decade)) + 1)
+    """Log-spaced bin edges (us) from ``lo_us`` to ``hi_us`` (:func:`flashlab.ssd.sim.log_edges`)."""
+    return log_edges(lo_us, hi_us, bins_per_decade)
 
 
 def log_histogram(lat: np.ndarray, lo_us: float, hi_us: float, bins_per_decade: int = HIST_BINS):

@@ -10,6 +10,7 @@ content.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +96,10 @@ def read_trace(path, user_pages: int | None = None) -> Trace:
     path = Path(path)
     ops, lbas, lengths, lines = [], [], [], []
     try:
+        # a FIFO would block on open and /dev/zero never ends: look at the kind before opening
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ValueError(f"path {str(path)!r}: a trace must be a regular file, not a directory, pipe or "
+                             f"device")
         data = path.read_bytes()
     except OSError as exc:
         raise ValueError(f"path {str(path)!r}: trace file cannot be read: {exc.strerror}") from None
