@@ -230,3 +230,42 @@ def test_runs_too_long_to_hold_in_memory_are_refused_before_allocating():
                                    "requests=10 and precondition_fills=100")):
         assert re.match(rf"ValueError requests: {given} ask for \d+ requests \(\d+ of the workload, \d+ "
                             rf"preconditioning\); at most 10000000 per run", line), res.stdout
+
+
+DEEP_QUEUE = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (2**32, 2**32))  # a regression allocates: MemoryError, not the OOM killer
+from flashlab.ssd import HostLoad, SsdConfig, simulate_io, ssd_geometry
+geometry = ssd_geometry(2**32, 0.07, channels=8, dies_per_channel=4, planes_per_die=2)
+config = SsdConfig(geometry=geometry, nand_page_size=65536, cache_bytes=2**20, timing="slc")
+r = simulate_io(config, HostLoad(qd=65536), requests=100, seed=1, progress=False)
+print(r.counters["requests_done"])
+"""
+
+
+def test_a_short_run_on_a_deep_queue_sizes_its_operation_queues_by_its_requests():
+    """The units' operation rings were sized by queue depth x NAND page slots and cache size
+    alone: 100 requests at queue depth 65,536 on 64 units of 16-slot pages asked for 4 x 6 GiB."""
+    res = run_isolated(DEEP_QUEUE, timeout=300)
+    assert res.returncode == 0 and res.stdout.split() == ["100"], res.describe()
+
+
+def test_host_ios_beyond_the_requests_are_bounded():
+    """hosts=10**9 with two requests allocated 7.45 GiB of host I/O state."""
+    from flashlab.ssd.engine import MAX_REQUESTS
+
+    args = ([SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16))], np.zeros(2, np.int8),
+            np.zeros(2, np.int64), np.ones(2, np.int64), np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match=rf"hosts must be in \[2, {MAX_REQUESTS}\]; got 1000000000"):
+        run_members(*args, host=[0, 1], hosts=10**9)
+    assert run_members(*args, host=[0, 1], hosts=5).host_done_us.size == 5  # three host I/Os with no request
+
+
+def test_members_whose_ftl_states_together_exceed_memory_are_refused_before_building_them():
+    """Each member's FTL passes its own memory check; 4,096 members of 64 GiB (about 1.7 TB of
+    state) used to be built one by one until the OOM killer ended the process."""
+    big = SsdConfig(geometry=ssd_geometry(2**36, 0.25))
+    with pytest.raises(ValueError, match=r"members: the FTL state of 4096 flash members \(built, then stacked\) "
+                                         r"needs about [\d.]+ GiB of memory"):
+        run_members([big] * 4096, np.zeros(1, np.int8), np.zeros(1, np.int64), np.ones(1, np.int64),
+                    np.zeros(1, np.int64))

@@ -153,6 +153,12 @@ def check_capacity(geometry: Geometry, config: FtlConfig, blocks_name: str = "bl
             f"{config.open_frontiers} open frontier(s); got op={geometry.op!r}")
 
 
+def state_bytes(geometry: Geometry) -> int:
+    """Bytes of an FTL's state for ``geometry``: the arrays :class:`Ftl` allocates (pages, l2p,
+    blk, blk64; the rest is a few hundred bytes)."""
+    return 8 * geometry.physical_pages + 4 * geometry.user_pages + (4 * K.N_BLK + 16) * geometry.blocks
+
+
 def _max_user_pages(geometry: Geometry, config: FtlConfig) -> int:
     return (geometry.blocks - config.gc_high - config.open_frontiers + 1) * geometry.pages_per_block - 1
 
@@ -191,8 +197,8 @@ class Ftl:
         check_capacity(geometry, config)
         self.geometry, self.config, self.seed = geometry, config, seed
         nb, ppb, user = geometry.blocks, geometry.pages_per_block, geometry.user_pages
-        # the arrays below (pages, l2p, blk, blk64; the rest is a few hundred bytes), twice: runs copy them
-        check_memory("geometry", 2 * (8 * geometry.physical_pages + 4 * user + (4 * K.N_BLK + 16) * nb),
+        # its state twice: runs copy it
+        check_memory("geometry", 2 * state_bytes(geometry),
                      f"an FTL of {geometry.physical_pages} physical pages (its state and a copy)")
         pages = np.full((2, geometry.physical_pages), K.FREE_PAGE, dtype=np.int32)
         pages[K.STAMP] = 0

@@ -20,9 +20,10 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from flashlab._heap import new_heap
-from flashlab._validate import check_array, check_bool, check_choice, check_int, check_int_array, check_real, check_seed, quote
+from flashlab._validate import (check_array, check_bool, check_choice, check_int, check_int_array, check_memory,
+                                check_real, check_seed, quote)
 from flashlab.ftl import _kernels as FK
-from flashlab.ftl.core import Ftl
+from flashlab.ftl.core import Ftl, state_bytes
 from flashlab.ssd import _kernels as K
 
 _NSER = K.NSER
@@ -53,6 +54,10 @@ def _arrays(n, fields, dtype, fill=0):
     return {f: np.full(n, fill, dtype) for f in fields}
 
 
+#: Most requests (workload plus preconditioning) one run may hold: about 200 bytes each in memory,
+#: so 2 GB at the bound (the db and array layers bound their request counts the same way); also
+#: the most host I/Os :func:`run_members` takes beyond its requests (host I/Os with no request).
+MAX_REQUESTS = 10**7
 GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
 
 
@@ -220,12 +225,16 @@ class Engine:
             if disk_cached[d] and mine.size and int(mine.max()) > m.write_cache_blocks:
                 raise ValueError(f"write_cache_bytes of member {d} ({m.write_cache_bytes}) must hold its largest "
                                  f"request ({int(mine.max())} blocks of {m.block_size} bytes)")
-        # a unit's queue holds at most the device's admitted pages, its cached slots and padding
-        extra = [(m.cache_slots + device_qd[d] * slots[d] if cached[d] else 0) + (device_qd[d] * slots[d] if slots[d] > 1 else 0)
-                 + (min(m.write_cache_blocks, n) if disk_cached[d] else 0)
-                 for d, m in enumerate(members)]
-        cap = max(1 << int(math.ceil(math.log2(device_qd[d] * max_pages + 2 * (ppbs[d] // units[d]) + units[d] + 16
-                                               + extra[d])))
+        # a unit's host queues hold at most the device's admitted pages, its cached slots and padding,
+        # and never more than every request's pages and padding (at most max_pages + slots - 1 slots,
+        # or one destage, per request): a short run on a deep queue or a large cache stays small
+        host_ops = [min(device_qd[d] * max_pages
+                        + (m.cache_slots + device_qd[d] * slots[d] if cached[d] else 0)
+                        + (device_qd[d] * slots[d] if slots[d] > 1 else 0)
+                        + (min(m.write_cache_blocks, n) if disk_cached[d] else 0),
+                        n * (max_pages + slots[d]))
+                    for d, m in enumerate(members)]
+        cap = max(1 << int(math.ceil(math.log2(host_ops[d] + 2 * (ppbs[d] // units[d]) + units[d] + 16)))
                   for d in range(D))
         i64, f64 = np.int64, np.float64
         dv = dict(
@@ -242,6 +251,9 @@ class Engine:
             stalled=np.zeros(D, i64), fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
             err=np.zeros(D, i64))
         dk = _arrays(D, K.Disks._fields, f64)
+        # the flash members' FTL states, built one by one and then stacked into one set of arrays
+        check_memory("members", 2 * sum(state_bytes(m.ftl_geometry) for m, f in zip(members, flash) if f),
+                     f"the FTL state of {sum(flash)} flash members (built, then stacked)")
         ftl_states = []
         for d, m in enumerate(members):
             if isinstance(m, SsdConfig):
@@ -485,7 +497,7 @@ def _fanout(n, host, phase, alternates, any_of, hosts, write_back):
     host = check_int_array("host", host, 0, 2**31 - 1)
     if host.shape != (n,) or (np.diff(host) < 0).any():
         raise ValueError(f"host must give each of the {n} requests its host I/O, non-decreasing")
-    nh = int(host[-1]) + 1 if hosts is None else check_int("hosts", hosts, int(host[-1]) + 1, 2**31 - 1)
+    nh = int(host[-1]) + 1 if hosts is None else check_int("hosts", hosts, int(host[-1]) + 1, max(n, MAX_REQUESTS))
     phase = np.zeros(n, np.int64) if phase is None else check_int_array("phase", phase, -1, 1)
     if phase.shape != (n,):
         raise ValueError(f"phase must have one entry per request ({n}); got {phase.size}")
@@ -553,8 +565,9 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     than ``2 x gc_background`` free superblocks collects too.
 
     Host I/Os (default: each request is one): ``host[i]`` (non-decreasing) is the host I/O of
-    request ``i``; ``hosts`` the number of host I/Os (default ``host[-1] + 1``; a host I/O with
-    no request is done when issued, e.g. a cache hit). ``phase[i]``: 0 issued with its host
+    request ``i``; ``hosts`` the number of host I/Os (default ``host[-1] + 1``, at most the
+    larger of the request count and :data:`MAX_REQUESTS`; a host I/O with no request is done
+    when issued, e.g. a cache hit). ``phase[i]``: 0 issued with its host
     I/O, 1 when all of its host I/O's phase-0 requests are done (the writes of a
     read-modify-write), -1 an alternate (in this order within a host I/O). ``alternates =
     (first, count)``: a read ``i`` with ``first[i] >= 0`` aimed at a member running a GC job

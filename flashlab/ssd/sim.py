@@ -59,7 +59,7 @@ import numpy as np
 
 from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.ssd import _kernels as K
-from flashlab.ssd.engine import ERRORS, Engine
+from flashlab.ssd.engine import ERRORS, MAX_REQUESTS, Engine
 from flashlab.ssd.power import PowerLoss, power_loss
 from flashlab.device.geometry import MAX_PHYSICAL_PAGES, Geometry
 from flashlab.device.timing import PRESETS, NandTiming
@@ -68,9 +68,6 @@ from flashlab.workload import OP_READ, OP_WRITE, Workload
 
 SCHEDULERS = ("fifo", "read_priority")
 SLOTS = (1, 2, 4, 8, 16)  # slots per NAND page
-#: Most requests (workload plus preconditioning) one run may hold: about 200 bytes each in memory,
-#: so 2 GB at the bound (the db and array layers bound their request counts the same way).
-MAX_REQUESTS = 10**7
 #: The SNIA PTS preconditioning write: 128 KiB sequential.
 PRECONDITION_SIZE = 131072
 GC_MODES = ("background", "foreground", "off")
