@@ -203,3 +203,15 @@ def test_pinned_outputs_print_no_positive_exponents():
             if POSITIVE_EXPONENT.search(line)]
     assert (ROOT / "tests" / "pinned" / "01-floating-gate-cells.json").exists()
     assert not hits, "printed with a positive exponent:\n" + "\n".join(f"  {n}: {line}" for n, line in hits)
+
+
+def test_pinned_outputs_fit_80_columns():
+    """The chapters' pinned printouts fit the code box as the code does (CODE_COLUMNS): the browser
+    test finds a wider one only after a build, as a box that scrolls sideways."""
+    import json
+
+    wide = [(pin.name, line) for pin in sorted((ROOT / "tests" / "pinned").glob("*.json"))
+            for text in json.loads(pin.read_text(encoding="utf-8")) for line in text.splitlines()
+            if len(line) > CODE_COLUMNS]
+    assert (ROOT / "tests" / "pinned" / "01-floating-gate-cells.json").exists()
+    assert not wide, "wider than the code box:\n" + "\n".join(f"  {n}: {line!r}" for n, line in wide)
