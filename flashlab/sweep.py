@@ -24,7 +24,8 @@ serially, over local processes, or on a Dask cluster:
   once compiles its own copy.
 * **Resume.** With ``results="file.parquet"`` every finished point is saved (at most every
   2 s, and when the sweep ends or is interrupted), keyed by the point; a later call with the
-  same function and seed loads those points instead of recomputing them.
+  same function (its name and source code) and seed loads those points instead of
+  recomputing them; an edited function is refused with that file.
 * **Failures.** A point whose function raises does not stop the others. When all have run,
   :class:`SweepError` names the failed points and carries the whole table (failed rows hold
   their error in an ``error`` column); the finished points are in the results file. With
@@ -217,6 +218,28 @@ def _name(fn) -> str:
     module = getattr(fn, "__module__", None) or type(fn).__module__
     qualname = getattr(fn, "__qualname__", None) or type(fn).__qualname__
     return f"{module}.{qualname}"
+
+
+def _code(fn) -> str:
+    """A digest of what ``fn`` runs, which a results file records so that an edited function does
+    not resume from the old one's results: SHA-256 of its source (a callable object's class's; a
+    ``functools.partial``'s function's, with its arguments pickled), or, where Python keeps no
+    source (a builtin, code typed at a prompt), of the function pickled by value. Functions that
+    ``fn`` calls are not covered: edit one of those and start a new results file."""
+    import functools
+
+    import cloudpickle
+
+    parts = []
+    while isinstance(fn, functools.partial):
+        parts.append(cloudpickle.dumps((fn.args, fn.keywords)))
+        fn = fn.func
+    target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else type(fn)
+    try:
+        parts.append(inspect.getsource(target).encode())
+    except (OSError, TypeError):
+        parts.append(cloudpickle.dumps(fn))
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------------------------- results
@@ -422,6 +445,9 @@ class _Store:
             if meta[field] != self.meta[field]:
                 raise ValueError(f"results={str(self.path)!r} holds a sweep with {field} {meta[field]!r}; this "
                                  f"sweep has {field} {self.meta[field]!r}: use another results file")
+        if meta.get("code") != self.meta["code"]:  # files written before the digest have none
+            raise ValueError(f"results={str(self.path)!r} holds a sweep of another version of "
+                             f"{self.meta['function']} (its code has changed since): use another results file")
         self.parameters = list(meta["parameters"])
         for rec in table.to_pylist():
             key = rec.pop(_KEY)
@@ -514,7 +540,7 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
 
     keys = [point_key(p) for p in points]
     seeds = {k: point_seed(p, seed) for k, p in zip(keys, points)} if gets_seed else {}
-    store = None if results is None else _Store(results, {"function": _name(fn), "seed": seed})
+    store = None if results is None else _Store(results, {"function": _name(fn), "code": _code(fn), "seed": seed})
     done: dict[str, tuple[dict | None, str | None]] = {}
     pending = []
     for key, p in zip(keys, points):

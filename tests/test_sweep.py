@@ -263,3 +263,29 @@ def test_grids_too_large_to_run_are_refused_before_they_are_built():
         "grid must have at most 1000000 points (the product of its value counts); got 1000000000000 (a: 10000, "
         "b: 10000, c: 10000)", "exit 2"], res.stdout
     assert "--op range count must be in [2, 1000000]; got 1000000000000" in res.stderr, res.stderr
+
+
+def _defined(body: str):
+    """A function ``g(a, seed)`` returning ``{"x": <body>}``, compiled from text (no source file):
+    the same name whatever the body, as a function edited in a notebook keeps its name."""
+    ns = {"__name__": "notebook"}
+    exec(f"def g(a, seed):\n    return {{'x': {body}}}\n", ns)
+    return ns["g"]
+
+
+def test_an_edited_function_does_not_resume_from_its_old_results(tmp_path):
+    """The file matched functions by name and seed only: editing the body and rerunning returned
+    the old results, silently."""
+    path = tmp_path / "r.parquet"
+    first = sweep(_defined("a + 1"), {"a": [1, 2]}, seed=3, workers=1, results=path)
+    assert list(first["x"]) == [2, 3]
+    assert sweep(_defined("a + 1"), {"a": [1, 2]}, seed=3, workers=1, results=path).equals(first)  # same code
+    with pytest.raises(ValueError, match=r"holds a sweep of another version of notebook\.g \(its code has changed"):
+        sweep(_defined("a * 10"), {"a": [1, 2]}, seed=3, workers=1, results=path)
+    # a partial's arguments are part of what it runs
+    from functools import partial
+
+    other = tmp_path / "p.parquet"
+    sweep(partial(draws, b=1), {"a": [1]}, seed=3, workers=1, results=other)
+    with pytest.raises(ValueError, match="another version of"):
+        sweep(partial(draws, b=2), {"a": [1]}, seed=3, workers=1, results=other)
