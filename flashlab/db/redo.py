@@ -57,8 +57,8 @@ the drive still has free blocks for, and a short run reaches no garbage collecti
 random page writes, untimed (:func:`flashlab.ssd.run_members`'s preconditioning): it starts in
 the steady state of a drive that has held data for a while, its free blocks at the GC
 threshold, so every block the log writer fills must be won back by GC copying the valid pages of
-a victim (``gc_copies``, ``erases``). Harrison's flash grid disks also held the database's
-tablespaces.
+a victim (``gc_copies``, ``erases``). This models a log that shares its drive with data; it is
+not Harrison's setup, whose flash grid disks held the redo log and nothing else of note.
 
 Guy Harrison measured on Exadata X2 that a 4 KiB redo block instead of 512 B cut the elapsed
 time of a redo-heavy test by 70%; with smart flash logging on, the median log file sync rose

@@ -70,19 +70,21 @@ FTL maps them (``_dispatch``), and the end of their NAND page's program clears e
 page (``_finish``): until then the DRAM holds the only copy, and a host read of the slot is
 served from it. A write through the cache (FUA without power-loss protection) is not in it (it
 is not counted dirty either) and clears the flag, as does a padding slot (no L2P entry names
-it): each new mapping assigns the flag, so none is left over from a slot's last use. GC: a victim may hold slots whose host program has not ended (the victim is any
-closed superblock, and a superblock is closed when its last slot is *mapped*). The job remaps
-them at its start, and the copy takes the flag with the mapping, so a read of the LBA keeps
-getting the cache's data (the newest: a later host write remaps the LBA, and GC copies only
-valid slots); the copy's flag is cleared when the source slot's host program ends (found in
-the job's ``src`` list, ``_unpend_copy``) or, if sooner, when the copy's slot is done
-(``_finish`` of its ``K_GPROG``), so no copy's flag outlives its job. A read thus finds its data
-in the cache while the slot it was written to waits for its program. Like ``owner``, this
-assumes a slot's program ends before its block is erased (a victim's erase waits for its
-copies, not for host programs still queued on its units: with foreground GC served first on a
-unit that order is not guaranteed; a program ending after its block was erased and reused
-clears the flag of the slot's new data early, whose reads then go to NAND: a miss, never a
-hit on stale data).
+it): each new mapping assigns the flag, so none is left over from a slot's last use. GC: a
+victim may hold slots whose host program has not ended (the victim is any closed superblock, and
+a superblock is closed when its last slot is *mapped*). The job remaps them at its start, and
+the copy takes the flag with the mapping, so a read of the LBA keeps getting the cache's data
+(the newest: a later host write remaps the LBA, and GC copies only valid slots); the copy's flag
+is cleared when the source slot's host program ends (found in the job's ``src`` list,
+``_unpend_copy``) or, if sooner, when the copy's slot is done (``_finish`` of its ``K_GPROG``),
+so no copy's flag outlives its job. A read thus finds its data in the cache while the slot it
+was written to waits for its program. Like ``owner``, this assumes a slot's program ends before
+its block is erased (a victim's erase waits for its copies, not for host programs still queued
+on its units: with foreground GC served first on a unit that order is not guaranteed; a program
+ending after its block was erased and reused clears the flag of the slot's new data early, whose
+reads then go to NAND: a miss, never a hit on stale data). The hand-over, and that assumption,
+exist only because GC may pick a victim whose host programs have not run; an FTL that picks
+only fully programmed victims would make ``_unpend_copy`` unnecessary.
 
 Life of one host write (one page, flash device, closed loop), as events:
 

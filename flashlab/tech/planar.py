@@ -27,7 +27,8 @@ The feature size ``F`` (nm, the "node": 2X about 25 nm, 2Y about 21 nm, 1X about
   :func:`electron_counts`); the Vth variance it leaves scales as ``q·dV_step/C_CG``, i.e. as 1/C_CG.
 * **Program-verify placement** (:func:`verify_overshoot`): ISPP stops a cell at the first pulse
   that takes it past its verify level, so where it lands depends on the last pulse alone: within
-  one step above the level, plus that pulse's Poisson spread.
+  about one step above the level (mean n/2 for n electrons a pulse), plus half of that pulse's
+  Poisson variance (variance n²/12 + n/2 in all).
 * **Random telegraph noise** (Fukuda et al. 2007, ``fukuda2007rtn``): one trap near the channel
   toggles; the 3-sigma Vth jitter grows only 1.8x from 90 nm to 20 nm, i.e. as ``F**-0.39``.
   *Assumed:* sigma 10 mV at 90 nm.
