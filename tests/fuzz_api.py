@@ -74,7 +74,7 @@ def public_names() -> set[str]:
             names.add(f"{layer}.{n}")
             if inspect.isclass(obj):
                 for m, v in vars(obj).items():
-                    if not m.startswith("_") and inspect.isfunction(v):
+                    if not m.startswith("_") and (inspect.isfunction(v) or isinstance(v, classmethod)):
                         names.add(f"{layer}.{n}.{m}")
     return names
 
@@ -387,7 +387,17 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({**{f.name: getattr(sconf, f.name) for f in dataclasses.fields(sconf)},
                 "nand_page_size": 8192, "cache_bytes": 2**19, "power_loss_protection": False},
                timing=Param("obj", "slc", never=("plc", "", ["slc"], np.array(["slc"]))),
-               nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k"))), "ssd")
+               nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k")),
+               host=Param("opt_obj", S.HostInterface(link_mb_s=500.0)),
+               controller=Param("opt_obj", S.Controller(cores=2, command_us=5.0))), "ssd")
+    link = S.HostInterface(link_mb_s=500.0, command_overhead_us=1.0, max_qd=16, duplex=False, name="link")
+    add("ssd.HostInterface", S.HostInterface, dataclass_params(link, name="text"), "ssd")
+    add("ssd.HostInterface.sata", S.HostInterface.sata,
+        params({"gbps": 3.0, "efficiency": 0.9, "command_overhead_us": 1.0, "max_qd": 32}), "ssd")
+    add("ssd.HostInterface.pcie", S.HostInterface.pcie,
+        params({"gen": 3, "lanes": 4, "efficiency": 0.9, "command_overhead_us": 0.1, "max_qd": 256}), "ssd")
+    add("ssd.Controller", S.Controller, dataclass_params(S.Controller(cores=4, command_us=8.0, ecc_decode_us=3.0)),
+        "ssd")
     load = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.3))
     add("ssd.HostLoad", S.HostLoad, dataclass_params(S.HostLoad(qd=4, rate_iops=1e4),
                                                      rate_iops=Param("opt_real", 1e4)), "ssd")
