@@ -301,7 +301,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     # ---- device
     add("device.Geometry", D.Geometry, dataclass_params(geo), "device")
     dt = D.timing_preset("tlc")
-    add("device.NandTiming", D.NandTiming, dataclass_params(dt, name="text", source="text"), "device")
+    add("device.NandTiming", D.NandTiming, dataclass_params(dt, name="text", source="text",
+                                                           t_prog_one_shot_us=Param("opt_real", 4000.0)), "device")
     add("device.NandTiming.transfer_us", dt.transfer_us, params({"page_size": 4096}), "device")
     add("device.timing_preset", D.timing_preset, params({"name": "mlc"}), "device")
 

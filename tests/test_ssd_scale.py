@@ -48,5 +48,5 @@ def test_memory_is_checked_before_the_engine_allocates(monkeypatch):
     cfg = gen4()
     ftl = 2 * state_bytes(cfg.ftl_geometry)
     monkeypatch.setattr(_validate, "available_memory_bytes", lambda: ftl + 2**20)
-    with pytest.raises(ValueError, match="members: the event engine's queues"):
+    with pytest.raises(ValueError, match="members: the FTL states with the event engine's queues"):
         run_members([cfg], np.ones(4, np.int8), np.arange(4), np.ones(4, np.int64), np.zeros(4, np.int64))

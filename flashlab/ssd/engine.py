@@ -286,10 +286,6 @@ class Engine:
         cap = max(1 << int(math.ceil(math.log2(host_ops[d] + 2 * (ppbs[d] // units[d]) + units[d] + 16)))
                   for d in range(D))
         i64, f64 = np.int64, np.float64
-        # the largest arrays besides the FTL states: the operation queues (4 of 3 x U x cap), the GC
-        # job's copy lists, the page types and cache flags (a realistic superblock has ~10^6 slots)
-        check_memory("members", 4 * 3 * U * cap * 8 + 2 * D * max(ppbs) * 8 + 10 * sum(phys),
-                     f"the event engine's queues ({U} units x {cap} operations) and GC lists of {D} member(s)")
         dv = dict(
             kind=np.zeros(D, np.int8), unit0=np.cumsum([0] + units[:-1]).astype(i64), n_units=np.array(units, i64),
             chan0=np.cumsum([0] + chans[:-1]).astype(i64), n_chans=np.array(chans, i64),
@@ -306,8 +302,12 @@ class Engine:
             err=np.zeros(D, i64))
         dk = _arrays(D, K.Disks._fields, f64)
         # the flash members' FTL states, built one by one and then stacked into one set of arrays
-        check_memory("members", 2 * sum(state_bytes(m.ftl_geometry) for m, f in zip(members, flash) if f),
-                     f"the FTL state of {sum(flash)} flash members (built, then stacked)")
+        ftl_bytes = 2 * sum(state_bytes(m.ftl_geometry) for m, f in zip(members, flash) if f)
+        check_memory("members", ftl_bytes, f"the FTL state of {sum(flash)} flash members (built, then stacked)")
+        # with the largest arrays besides: the operation queues (4 of 3 x U x cap), the GC job's copy
+        # lists, the page types and cache flags (a realistic superblock has ~10^6 slots)
+        check_memory("members", ftl_bytes + 4 * 3 * U * cap * 8 + 2 * D * max(ppbs) * 8 + 10 * sum(phys),
+                     f"the FTL states with the event engine's queues ({U} units x {cap} operations) and GC lists")
         ftl_states = []
         for d, m in enumerate(members):
             if isinstance(m, SsdConfig):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flashlab._validate import check_bool, check_int, check_real
+from flashlab._validate import check_bool, check_int, check_real, check_text
 
 #: Most controller cores a drive may have (the engine keeps one "free at" time per core).
 MAX_CORES = 64
@@ -73,6 +73,7 @@ class HostInterface:
         check_real("command_overhead_us", self.command_overhead_us, 0.0, 1e4)
         check_int("max_qd", self.max_qd, 1, 65536)
         check_bool("duplex", self.duplex)
+        check_text("name", self.name, 1, 200)
 
     @classmethod
     def sata(cls, gbps: float = 6.0, *, efficiency: float = 0.92, command_overhead_us: float = 1.0,

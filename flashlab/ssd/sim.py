@@ -4,9 +4,14 @@ The FTL of :mod:`flashlab.ftl` decides which pages are programmed, copied and er
 module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et al. FAST 2018):
 
 * **Units.** Every plane is a unit that performs one array operation at a time: read (tR of the
-  page's type), program (tPROG of its type) or erase (tBERS). Multi-plane restrictions (same
-  operation, same page offset) are ignored: planes act as independent units that share their
-  die's channel. Unit ``u`` sits on channel ``u % channels``.
+  page's type), program (tPROG of its type) or erase (tBERS). By default multi-plane
+  restrictions (same operation, same page offset) are ignored: planes act as independent units
+  that share their die's channel. With ``multi_plane`` a die is the unit, and its planes read,
+  program and erase together; with ``one_shot`` a program writes a whole word line (one page of
+  each type) in the part's one-shot time. Unit ``u`` sits on channel ``u % channels``.
+* **Host interface and controller** (``host``, ``controller``; :mod:`flashlab.ssd.frontend`):
+  a command crosses the link and a controller core before it reaches the units, and a read's
+  data is decoded and crosses the link back; at most ``host.max_qd`` commands are inside.
 * **Channels.** A page crosses its channel in ``page_size / channel_mb_s`` microseconds, one
   transfer at a time per channel: data in before a program, data out after a read. The unit is
   held during its transfer (the data sits in its page register).
