@@ -529,16 +529,17 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                                                   (("retention_rate", "x"),), (("means", (0.0, 1.0)),),
                                                   (("retention_rate",),), ("retention_rate", 0.01), ((3, 1.0),),
                                                   [("retention_rate", 0.01)]))), "tech")
-    add("tech.cell_model", TE.cell_model, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
+    add("tech.cell_model", TE.cell_model, params({"gen": TE.MLC_2Y, "feature_nm": 25.0, "residual": 0.015},
                                                  feature_nm=Param("opt_real", 25.0)), "tech")
     add("tech.raw_coupling", TE.raw_coupling, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
                                                      feature_nm=Param("opt_real", 25.0)), "tech")
     add("tech.shrink_sweep", TE.shrink_sweep,
         params({"gen": TE.MLC_2Y, "feature_nm": [25.0, 19.0], "pe_cycles": 3000.0, "retention_days": 365.0,
-                "endurance": False}), "tech", nan_ok=True)
+                "endurance": False, "residual": 0.015}), "tech", nan_ok=True)
     pc = TE.PlanarCell(25.0)
     add("tech.PlanarCell", TE.PlanarCell, dataclass_params(pc), "tech")
     add("tech.PlanarCell.electrons_per_state", pc.electrons_per_state, params({"bits": 2}), "tech")
+    add("tech.state_spacing_units", TE.state_spacing_units, params({"bits": 3}), "tech")
     add("tech.PlanarCell.injection_sigma_v", pc.injection_sigma_v, params({"step_v": 0.1}), "tech")
     add("tech.electron_counts", TE.electron_counts,
         params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},

@@ -33,13 +33,13 @@ def test_static_builds_and_grid_points_differ(name):
 
 def test_shrink_data_come_from_the_engine():
     ex = shrink()
-    data = ex.compute(node=16.0, cell="MLC", days=365.0)
-    sweep = shrink_sweep(MLC_2Y, NODES, 3000.0, 365.0, endurance=True)
+    data = ex.compute(node=16.0, cell="MLC", days=365.0, residual=0.1)
+    sweep = shrink_sweep(MLC_2Y, NODES, 3000.0, 365.0, endurance=True, residual=0.1)
     np.testing.assert_allclose(data["sweep"]["rber"], sweep.worst_rber)
     np.testing.assert_allclose(data["sweep"]["life"], sweep.endurance_pe)
     np.testing.assert_allclose(data["sweep"]["electrons"], [PlanarCell(f).electrons_per_state(2) for f in NODES])
     assert data["now"]["rber"][0] == pytest.approx(sweep.worst_rber[NODES.index(16.0)])
-    d = vth_distributions(cell_model(MLC_2Y, 16.0), 3000.0, 365.0)
+    d = vth_distributions(cell_model(MLC_2Y, 16.0, 0.1), 3000.0, 365.0)
     v = data["density"]["v"]
     assert np.nanmax(data["density"]["s1"]) == pytest.approx(np.max(d.pdf(v)[1] / 4), rel=1e-6)
     assert np.isnan(data["density"]["s5"]).all()  # MLC has 4 states

@@ -29,7 +29,7 @@ from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.simulate import simulate
 from flashlab.ssd.sim import HostLoad, SsdConfig, simulate_io, ssd_geometry
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
-from flashlab.tech.planar import EPS_OX_AF_PER_NM, PlanarCell
+from flashlab.tech.planar import EPS_OX_AF_PER_NM, WINDOW_UNITS, PlanarCell, state_spacing_units
 
 
 @dataclass(frozen=True)
@@ -455,6 +455,7 @@ def _shrink(rng: np.random.Generator, seed: int) -> Problem:
     dv = float(rng.choice([1.0, 2.0, 3.0]))
     cells = {f: PlanarCell(float(f)) for f in (f_old, f_new)}
     c = cells[f_old]
+    spacing_v = c.window_v * state_spacing_units(bits) / WINDOW_UNITS  # the presets' state layout
     rows = {f: dict(c_cg_af=p.c_cg_af, c_tox_af=p.c_tox_af, c_fgfg_af=p.c_fgfg_af, c_total_af=p.c_total_af,
                     electrons_per_volt=p.electrons_per_volt, electrons_per_state=p.electrons_per_state(bits),
                     coupling=p.coupling, neighbour_mv=p.coupling * dv * 1e3) for f, p in cells.items()}
@@ -462,7 +463,7 @@ def _shrink(rng: np.random.Generator, seed: int) -> Problem:
         f"A planar floating-gate cell shrinks from F = {f_old} nm to {f_new} nm. Its floating gate is "
         f"{c.fg_height_nm:g} nm tall, the interpoly dielectric {c.t_ipd_nm:g} nm and the tunnel oxide "
         f"{c.t_tox_nm:g} nm thick (equivalent SiO2, e = {EPS_OX_AF_PER_NM:.4f} aF/nm), none of which "
-        f"shrink, and the Vth window from erased to the top state stays {c.window_v:.2f} V. Parallel "
+        f"shrink, and adjacent states of a {bits}-bit cell stay {spacing_v:.3f} V apart. Parallel "
         "plates: C_CG = e F (F + 2h) / t_ipd (the control gate wraps the top and both sides), "
         "C_tox = e F^2 / t_tox, one bit-line neighbour C_FG-FG = e h (a sidewall F x h across a gap "
         "F), and C_total = C_CG + C_tox + 2 C_FG-FG.\n\n"
@@ -477,7 +478,7 @@ def _shrink(rng: np.random.Generator, seed: int) -> Problem:
             f"F = {f} nm: C_CG = {r['c_cg_af']:.3f} aF, C_tox = {r['c_tox_af']:.3f} aF, C_FG-FG = "
             f"{r['c_fgfg_af']:.3f} aF, C_total = {r['c_total_af']:.3f} aF;\n"
             f"  (a) C_CG / q = {r['electrons_per_volt']:.1f} electrons per volt; {r['electrons_per_volt']:.1f} x "
-            f"{c.window_v:.2f} V / {2**bits - 1} = {r['electrons_per_state']:.1f} electrons between states;\n"
+            f"{spacing_v:.3f} V = {r['electrons_per_state']:.1f} electrons between states;\n"
             f"  (b) coupling {r['coupling']:.4f}, so {dv:g} V on the neighbour moves the cell "
             f"{r['neighbour_mv']:.0f} mV."
         )

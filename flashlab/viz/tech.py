@@ -39,32 +39,40 @@ def _node_axis(p, nodes=NODES):
     label_ticks(p.xaxis, nodes, "0.[0]")
 
 
-@lru_cache(maxsize=8)
-def _shrink_curves(cell: str, days: float):
+#: Interference residues of the shrink explorable: the share of the raw neighbour coupling that
+#: program ordering leaves (a choice; the presets use 1.5%, TLC's calibrated width admits ~12%).
+RESIDUALS = (0.015, 0.05, 0.1)
+
+
+@lru_cache(maxsize=16)
+def _shrink_curves(cell: str, days: float, residual: float):
     """RBER and endurance of one cell type over all NODES (cached: the live slider moves the node)."""
     gen = SHRINK_GENERATIONS[cell]
-    return shrink_sweep(gen, NODES, SHRINK_PE[cell], days, endurance=True)
+    return shrink_sweep(gen, NODES, SHRINK_PE[cell], days, endurance=True, residual=residual)
 
 
 def shrink(days_values=(0.0, 365.0)) -> Explorable:
     """Slide the planar node: electrons per state and neighbour coupling (top), the Vth states of
     a cell worn to its rating with a year of retention (middle), and RBER and endurance over all
-    nodes with the current node marked (bottom)."""
+    nodes with the current node marked (bottom). The residual control sets how much of the raw
+    coupling program ordering leaves."""
     v = np.linspace(-250.0, 520.0, 300)
 
-    def compute(node, cell, days):
+    def compute(node, cell, days, residual):
         gen = SHRINK_GENERATIONS[cell]
         c = PlanarCell(node)
-        curves = _shrink_curves(cell, days)
+        curves = _shrink_curves(cell, days, residual)
         i = NODES.index(node)
-        model = cell_model(gen, node)
+        model = cell_model(gen, node, residual)
         d = vth_distributions(model, SHRINK_PE[cell], days)
         bits = gen.bits
         limit = correctable_rber(gen.ecc, UBER_CLIENT)
         text = (
             f"<b>{node:g} nm</b> {cell}: cell area {c.cell_area_nm2:,.0f} nm², "
             f"<b>{c.electrons_per_state(bits):.0f} electrons</b> between adjacent states "
-            f"({c.electrons_per_volt:.0f} per volt), neighbour coupling <b>&gamma; = {c.coupling:.3f}</b>. "
+            f"({c.electrons_per_volt:.0f} per volt), neighbour coupling <b>&gamma; = {c.coupling:.3f}</b>, "
+            f"{100 * residual:g}% of it left by program ordering: fresh programmed width "
+            f"<b>{curves.sigma_programmed[i]:.1f} units</b>. "
             f"After {SHRINK_PE[cell]:,.0f} P/E cycles and {days:g} days: worst-page RBER "
             f"<b>{curves.worst_rber[i]:.1e}</b> (ECC limit {limit:.1e}); endurance "
             f"<b>{curves.endurance_pe[i]:,.0f} P/E</b> with the {gen.ecc.t}-bit code of the {gen.name} preset."
@@ -122,6 +130,8 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
         Control("cell", "Bits per cell", tuple(SHRINK_GENERATIONS), "TLC", fmt="{}"),
         Control("days", "Retention (days since programming)", tuple(days_values), 365.0,
                 live_values=(0.0, 1.0, 30.0, 365.0), fmt="{:g}"),
+        Control("residual", "Coupling left after program ordering", RESIDUALS, RESIDUALS[0],
+                fmt="{:.1%}"),
     ])
 
 
