@@ -281,6 +281,15 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"dist": dist, "n_cells": 2000, "seed": 3},
                n_cells=Param("int", 2000, cap=10**5)), "cell")
     add("cell.read_retry", C.read_retry, params({"dist": dist}), "cell")
+    add("cell.rtn_rber", C.rtn_rber, params({"dist": dist, "rtn_sigma": 3.0, "refs": None, "tails": "exponential"},
+                                            refs=Param("opt_array", lambda: C.optimal_read_refs(dist), lazy=True)),
+        "cell")
+    add("cell.rtn_tail", C.rtn_tail, params({"d": [0.0, 10.0], "sigma_gauss": 5.0, "rtn_sigma": 3.0},
+                                            d="real_or_array"), "cell")
+    add("cell.rtn_pdf", C.rtn_pdf, params({"d": [-5.0, 10.0], "sigma_gauss": 5.0, "rtn_sigma": 3.0},
+                                          d="real_or_array"), "cell")
+    add("cell.rtn_samples", C.rtn_samples, params({"sigma_gauss": 5.0, "rtn_sigma": 3.0, "n_cells": 100, "seed": 1},
+                                                  n_cells=Param("int", 100, cap=10**4)), "cell")
     add("cell.codeword_failure_probability", C.codeword_failure_probability,
         params({"rber": [1e-3, 1e-4], "n_bits": 8000, "t": 8}, rber="real_or_array"), "cell")
     add("cell.uber", C.uber, params({"rber": 1e-3, "code": tlc.ecc}, rber="real_or_array"), "cell")

@@ -15,7 +15,7 @@ from bokeh.models import ColumnDataSource
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import UBER_CLIENT, correctable_rber
-from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, PlanarCell, Stack3D,
+from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, VOLTS_PER_UNIT, PlanarCell, Stack3D,
                     cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns, shrink_sweep)
 from .explorable import Control, Explorable, StaticExplorable
 from .levels import CELL_LEGEND, FLOOR, VTH_LABEL, _density_columns, _state_color
@@ -280,4 +280,53 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
         Control("pe", "P/E cycles", tuple(pe_values), 1000, live_values=tuple(range(0, 3001, 100)), fmt="{:,}"),
         Control("days", "Retention (days since programming)", tuple(days_values), 30.0,
                 live_values=(0.0, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 365.0), fmt="{:g}"),
+    ])
+
+
+#: Planar nodes of the RTN-tails explorable, nm.
+RTN_NODES = (25.0, 19.0, 16.0, 14.0)
+
+
+def rtn_tails(pe_values=(0.0, 1000.0)) -> Explorable:
+    """Slide the node and the wear: the 1X-nm TLC cell's states with random telegraph noise drawn
+    Gaussian and with exponential amplitudes (:mod:`flashlab.cell.rtn`), the same variance either
+    way, on a log scale, and the RBER per page each gives at the factory read points."""
+    from ..cell.rtn import rtn_pdf, rtn_rber
+
+    v = np.linspace(-250.0, 520.0, 300)
+
+    def compute(node, pe):
+        model = cell_model(TLC_1X, node)
+        d = vth_distributions(model, pe, 0.0)
+        lam = PlanarCell(node).rtn_sigma_v / VOLTS_PER_UNIT
+        n = d.means.size
+        gauss = sum(rtn_pdf(v - m, s, 0.0) for m, s in zip(d.means, d.sigmas)) / n
+        expo = sum(rtn_pdf(v - m, np.sqrt(s * s - lam * lam), lam) for m, s in zip(d.means, d.sigmas)) / n
+        rg, re = rtn_rber(d, lam, tails="gaussian"), rtn_rber(d, lam)
+        pages = ", ".join(f"{p} {a:.1e} / {b:.1e}" for p, a, b in zip(rg.page_names, rg.rber, re.rber))
+        text = (f"<b>{node:g} nm</b> TLC after {pe:,.0f} P/E: RTN sigma {lam:.1f} units "
+                f"({1e3 * lam * VOLTS_PER_UNIT:.0f} mV). RBER per page, Gaussian / exponential tails: "
+                f"<b>{pages}</b>; worst page {rg.rber.max():.1e} / <b>{re.rber.max():.1e}</b>.")
+        floor = 1e-9
+        return {"curves": {"v": v, "gauss": np.where(gauss > floor, gauss, np.nan),
+                           "expo": np.where(expo > floor, expo, np.nan)},
+                "summary": summary_html(text)}
+
+    def figure(data):
+        src = {"curves": ColumnDataSource(data["curves"])}
+        p = new_figure("TLC states: Gaussian RTN against exponential RTN (same variance)", VTH_LABEL,
+                       "density (fraction per unit)", height=320, y_axis_type="log", x_range=(-250, 520),
+                       y_range=(1e-9, 0.1), tooltips=[("Vth", "@v{0}"), ("Gaussian", "@gauss{0.0e}"),
+                                                      ("exponential", "@expo{0.0e}")])
+        p.line("v", "gauss", source=src["curves"], color=PALETTE[0], line_width=2, line_dash="dashed",
+               legend_label="Gaussian RTN")
+        p.line("v", "expo", source=src["curves"], color=PALETTE[1], line_width=2,
+               legend_label="exponential RTN amplitudes")
+        legend_below(p, 2, **CELL_LEGEND)
+        return summary_column(data, p, targets=src)
+
+    return Explorable(compute, figure, [
+        Control("node", "Feature size F (nm)", RTN_NODES, 19.0, fmt="{:g} nm"),
+        Control("pe", "P/E cycles", tuple(pe_values), 0.0, live_values=(0.0, 300.0, 1000.0, 3000.0),
+                fmt="{:,.0f}"),
     ])
