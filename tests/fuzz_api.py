@@ -288,6 +288,12 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                                             d="real_or_array"), "cell")
     add("cell.rtn_pdf", C.rtn_pdf, params({"d": [-5.0, 10.0], "sigma_gauss": 5.0, "rtn_sigma": 3.0},
                                           d="real_or_array"), "cell")
+    add("cell.acceleration_factor", C.acceleration_factor, params({"stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}),
+        "cell")
+    add("cell.equivalent_hours", C.equivalent_hours,
+        params({"hours": 100.0, "stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}), "cell")
+    add("cell.bake_hours", C.bake_hours, params({"use_hours": 8766.0, "stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}),
+        "cell")
     add("cell.rtn_samples", C.rtn_samples, params({"sigma_gauss": 5.0, "rtn_sigma": 3.0, "n_cells": 100, "seed": 1},
                                                   n_cells=Param("int", 100, cap=10**4)), "cell")
     add("cell.codeword_failure_probability", C.codeword_failure_probability,

@@ -309,6 +309,15 @@ def test_capacity_problems_vary():
     assert len({a["workload"] for a in answers}) == 3 and any(a["spares"] for a in answers)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_bake_conversion_worked_by_hand(seed):
+    a = quiz.make("bake", seed).answer
+    af = math.exp(a["ea_ev"] / 8.617333262e-5 * (1 / (a["use_c"] + 273.15) - 1 / (a["stress_c"] + 273.15)))
+    assert a["acceleration"] == pytest.approx(af, rel=1e-12)
+    assert a["years"] == pytest.approx(a["bake_hours"] * af / 8766.0, rel=1e-12)
+    assert a["bake_for_a_year_hours"] * af == pytest.approx(8766.0, rel=1e-12)
+
+
 def test_bad_topic_and_seed_name_the_parameter():
     with pytest.raises(ValueError, match="topic"):
         quiz.make("capacities", 1)

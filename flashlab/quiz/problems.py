@@ -22,6 +22,7 @@ from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
+from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.device.geometry import Geometry
@@ -637,9 +638,42 @@ def _capacity(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("capacity", seed, text, answer, working)
 
 
+# -------------------------------------------------------------------------------- bake
+def _bake(rng: np.random.Generator, seed: int) -> Problem:
+    stress = float(rng.choice([70.0, 85.0, 100.0, 125.0]))
+    use = float(rng.choice([25.0, 30.0, 40.0, 55.0]))
+    bake_h = float(rng.choice([24.0, 48.0, 96.0, 168.0, 500.0]))
+    ea = float(rng.choice([0.6, 0.8, 1.1]))
+    af = acceleration_factor(stress, use, ea)
+    years = equivalent_hours(bake_h, stress, use, ea) / 8766.0
+    need = bake_hours(8766.0, stress, use, ea)
+    text = (
+        f"A retention test bakes a block for {bake_h:g} hours at {stress:g} C. Assume the charge loss is "
+        f"thermally activated with an activation energy of {ea:g} eV (Boltzmann's constant 8.617e-5 eV/K, "
+        "0 C = 273.15 K), so that an hour at T_s stands for AF = exp(Ea/k (1/T_u - 1/T_s)) hours at T_u.\n\n"
+        f"(a) What is the acceleration factor from {stress:g} C to a use temperature of {use:g} C?\n"
+        f"(b) How many years at {use:g} C does the bake stand for (8,766 hours a year)?\n"
+        f"(c) How long a bake at {stress:g} C would stand for one year at {use:g} C?"
+    )
+    inv = 1.0 / (use + 273.15) - 1.0 / (stress + 273.15)
+    working = (
+        f"(a) 1/{use + 273.15:.2f} K - 1/{stress + 273.15:.2f} K = {inv:.4e} /K; x {ea:g} / 8.617e-5 = "
+        f"{ea / 8.617333262e-5 * inv:.3f}; AF = e^{ea / 8.617333262e-5 * inv:.3f} = {af:,.1f} "
+        "(flashlab.cell.acceleration_factor).\n"
+        f"(b) {bake_h:g} h x {af:,.1f} = {bake_h * af:,.0f} h = {years:,.2f} years at {use:g} C.\n"
+        f"(c) 8,766 h / {af:,.1f} = {need:,.1f} hours at {stress:g} C.\n"
+        "The answer rests on the activation energy: JESD218 practice takes 1.1 eV, while Hetzler measured "
+        "SSDs accelerating far less (see the Wear chapter)."
+    )
+    answer = dict(stress_c=stress, use_c=use, bake_hours=bake_h, ea_ev=ea, acceleration=af, years=years,
+                  bake_for_a_year_hours=need)
+    return Problem("bake", seed, text, answer, working)
+
+
 TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ispp": _ispp,
     "shrink": _shrink,
+    "bake": _bake,
     "nand3d": _nand3d,
     "ftl": _ftl,
     "gc": _gc,
