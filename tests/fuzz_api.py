@@ -281,6 +281,21 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"dist": dist, "n_cells": 2000, "seed": 3},
                n_cells=Param("int", 2000, cap=10**5)), "cell")
     add("cell.read_retry", C.read_retry, params({"dist": dist}), "cell")
+    add("cell.rtn_rber", C.rtn_rber, params({"dist": dist, "rtn_sigma": 3.0, "refs": None, "tails": "exponential"},
+                                            refs=Param("opt_array", lambda: C.optimal_read_refs(dist), lazy=True)),
+        "cell")
+    add("cell.rtn_tail", C.rtn_tail, params({"d": [0.0, 10.0], "sigma_gauss": 5.0, "rtn_sigma": 3.0},
+                                            d="real_or_array"), "cell")
+    add("cell.rtn_pdf", C.rtn_pdf, params({"d": [-5.0, 10.0], "sigma_gauss": 5.0, "rtn_sigma": 3.0},
+                                          d="real_or_array"), "cell")
+    add("cell.acceleration_factor", C.acceleration_factor, params({"stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}),
+        "cell")
+    add("cell.equivalent_hours", C.equivalent_hours,
+        params({"hours": 100.0, "stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}), "cell")
+    add("cell.bake_hours", C.bake_hours, params({"use_hours": 8766.0, "stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}),
+        "cell")
+    add("cell.rtn_samples", C.rtn_samples, params({"sigma_gauss": 5.0, "rtn_sigma": 3.0, "n_cells": 100, "seed": 1},
+                                                  n_cells=Param("int", 100, cap=10**4)), "cell")
     add("cell.codeword_failure_probability", C.codeword_failure_probability,
         params({"rber": [1e-3, 1e-4], "n_bits": 8000, "t": 8}, rber="real_or_array"), "cell")
     add("cell.uber", C.uber, params({"rber": 1e-3, "code": tlc.ecc}, rber="real_or_array"), "cell")
@@ -531,16 +546,17 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                                                   (("retention_rate", "x"),), (("means", (0.0, 1.0)),),
                                                   (("retention_rate",),), ("retention_rate", 0.01), ((3, 1.0),),
                                                   [("retention_rate", 0.01)]))), "tech")
-    add("tech.cell_model", TE.cell_model, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
+    add("tech.cell_model", TE.cell_model, params({"gen": TE.MLC_2Y, "feature_nm": 25.0, "residual": 0.015},
                                                  feature_nm=Param("opt_real", 25.0)), "tech")
     add("tech.raw_coupling", TE.raw_coupling, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
                                                      feature_nm=Param("opt_real", 25.0)), "tech")
     add("tech.shrink_sweep", TE.shrink_sweep,
         params({"gen": TE.MLC_2Y, "feature_nm": [25.0, 19.0], "pe_cycles": 3000.0, "retention_days": 365.0,
-                "endurance": False}), "tech", nan_ok=True)
+                "endurance": False, "residual": 0.015}), "tech", nan_ok=True)
     pc = TE.PlanarCell(25.0)
     add("tech.PlanarCell", TE.PlanarCell, dataclass_params(pc), "tech")
     add("tech.PlanarCell.electrons_per_state", pc.electrons_per_state, params({"bits": 2}), "tech")
+    add("tech.state_spacing_units", TE.state_spacing_units, params({"bits": 3}), "tech")
     add("tech.PlanarCell.injection_sigma_v", pc.injection_sigma_v, params({"step_v": 0.1}), "tech")
     add("tech.electron_counts", TE.electron_counts,
         params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},
