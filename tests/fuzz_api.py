@@ -421,6 +421,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("ssd.pipeline_limit_iops", S.pipeline_limit_iops, params({"config": sconf, "write_size": 8192},
                                                                  write_size=Param("opt_int", 8192)), "ssd")
     add("ssd.raw_program_bandwidth_mb_s", S.raw_program_bandwidth_mb_s, params({"config": sconf}), "ssd")
+    add("ssd.supported_percentile", S.supported_percentile, params({"n": 1643, "percentile": 99.9, "tail": 10}),
+        "ssd")
     add("ssd.simulate_io", S.simulate_io,
         params({"config": sconf, "load": load, "requests": 60, "seed": 1, "precondition_fills": 0.2,
                 "precondition_size": 8192, "samples": 20, "progress": False},

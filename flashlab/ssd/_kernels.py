@@ -210,8 +210,9 @@ FLASH, HDD, FIXED = _codes(0, 1, 2)
 OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE, OP_FLUSH, OP_FUA = _codes(0, 1, 3, 4, 5, 6, 7)
 # operation kinds on a unit (K_DISK: a hard disk access; K_PAD: a host-stream slot programmed
 # with nothing valid, to close a NAND page before all its slots hold data; K_FIXED: a
-# fixed-service member's request)
-K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED = _codes(*range(9))
+# fixed-service member's request; K_SUSPEND: a program or erase running on to the point where it
+# can stop, after a host read asked it to)
+K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED, K_SUSPEND = _codes(*range(10))
 # queue classes
 Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
@@ -270,6 +271,7 @@ class Devices(NamedTuple):
     t_erase: np.ndarray       # tBERS, us
     t_resume: np.ndarray      # added to a suspended operation when it resumes, us
     front: np.ndarray         # 1: its commands cross a host interface and controller first (Front)
+    t_suspend: np.ndarray     # a read's wait for a program or erase to reach its suspend point, us
     inflight: np.ndarray      # requests inside the device
     waiting: np.ndarray       # requests in its waiting FIFOs
     wait_head: np.ndarray     # (D, 3) first waiting request (W_READ, W_WRITE, W_FRONT), -1 if none
@@ -753,8 +755,11 @@ def _start_next(e, u):
 
 
 # ---------------------------------------------------------------- a program or erase is suspended
-# A host read reached a unit programming or erasing in its array: the operation stops, keeps
-# its remaining time, its completion event is dropped, and the unit serves the reads.
+# A host read reached a unit programming or erasing in its array: the operation runs on for the
+# suspend latency, to the next point of its algorithm where it can stop (K_SUSPEND, an array
+# operation of its own), then stops with its remaining time kept, and the unit serves the reads.
+# An operation that would end within the suspend latency is not suspended: the read waits for
+# it to end.
 @_inline
 def _maybe_suspend(e, u):
     units = e.units
@@ -763,16 +768,22 @@ def _maybe_suspend(e, u):
             or _qlen(e.queues, Q_READ, u) == 0):
         return
     k = units.kind[u]
-    if k == K_HWRITE or k == K_GPROG or k == K_PAD or k == K_ERASE or k == K_RERASE:
+    t_susp = e.devices.t_suspend[d]
+    left = units.end[u] - e.loop.now[0]
+    if (k == K_HWRITE or k == K_GPROG or k == K_PAD or k == K_ERASE or k == K_RERASE) and left > t_susp:
         units.suspended[u] = 1
         units.s_kind[u] = k
         units.s_ppn[u] = units.ppn[u]
         units.s_ref[u] = units.ref[u]
-        units.s_left[u] = units.end[u] - e.loop.now[0]
+        units.s_left[u] = left - t_susp
         H.remove(e.heap, u)
-        units.stage[u] = IDLE
         e.stats.suspends[d] += 1
-        _start_next(e, u)
+        if t_susp > 0.0:
+            units.kind[u] = K_SUSPEND  # its end is the suspension: then _finish starts the reads
+            _array_op(units, e.heap, e.loop, u, t_susp)
+        else:
+            units.stage[u] = IDLE
+            _start_next(e, u)
 
 
 @_callee
@@ -1593,6 +1604,8 @@ def _finish(e, u):
         req.left[ref] -= 1
         if req.left[ref] == 0:
             _read_done(e, d, ref, kind == K_HREAD)  # a read's data goes to the host
+    elif kind == K_SUSPEND:
+        pass  # the suspended operation has stopped: the unit serves the reads that suspended it
     elif kind == K_GREAD:
         st.gc_reads[d] += 1
         dst = job.dst[d, ref]

@@ -296,7 +296,7 @@ class Engine:
                                                                  "fg_policy", "gc_critical", "gc_background"), i64),
             group=np.asarray(gc_group, i64), qd=np.asarray(device_qd, i64), t_xfer=np.zeros(D, f64),
             t_read=np.zeros((D, K.MAX_BITS), f64), t_prog=np.zeros((D, K.MAX_BITS), f64),
-            t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), front=np.zeros(D, i64), inflight=np.zeros(D, i64),
+            t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), t_suspend=np.zeros(D, f64), front=np.zeros(D, i64), inflight=np.zeros(D, i64),
             waiting=np.zeros(D, i64), wait_head=np.full((D, 3), -1, i64), wait_tail=np.full((D, 3), -1, i64),
             stalled=np.zeros(D, i64), fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
             err=np.zeros(D, i64))
@@ -330,6 +330,7 @@ class Engine:
                 dv["t_prog"][d, :bits] = tm.t_prog_one_shot_us if m.one_shot else tm.t_prog_us
                 dv["t_erase"][d] = tm.t_erase_us
                 dv["t_resume"][d] = m.resume_overhead_us
+                dv["t_suspend"][d] = m.suspend_latency_us
             elif isinstance(m, HddSpec):
                 ftl_states.append(None)
                 dv["kind"][d] = K.HDD

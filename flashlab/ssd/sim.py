@@ -21,12 +21,13 @@ module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et a
   unit (through the controller, no copyback).
 * **Scheduling.** Each unit has three queues: host reads, host writes, GC. ``fifo`` serves host
   reads and writes in arrival order; ``read_priority`` serves reads first. With ``suspend`` a
-  host read arriving while the unit programs or erases suspends it; the operation resumes after
-  the queued reads (reads arriving meanwhile join the same suspension) with
-  ``resume_overhead_us`` added (Wu & He, FAST 2012). Suspension acts on the array operation: a
-  read arriving while a program's data is still crossing the channel (or while the program
-  waits for the channel) waits for the transfer, then suspends the program as its array phase
-  starts.
+  host read arriving while the unit programs or erases suspends it: the operation runs on for
+  ``suspend_latency_us`` (real parts stop only at set points of their program or erase
+  algorithm; the read waits), then stops; it resumes after the queued reads (reads arriving
+  meanwhile join the same suspension) with ``resume_overhead_us`` added (Wu & He, FAST 2012).
+  Suspension acts on the array operation: a read arriving while a program's data is still
+  crossing the channel (or while the program waits for the channel) waits for the transfer,
+  then asks to suspend the program as its array phase starts.
 * **GC.** ``background``: a GC job (one victim at a time) starts when fewer than
   ``gc_background`` blocks are free; its operations only use a unit when no host operation is
   queued there (idle time). Below ``gc_critical`` free blocks GC turns *foreground*: its
@@ -106,15 +107,32 @@ def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int
 
 
 
+#: Samples that must lie beyond a percentile for it to be printed as a measurement: with fewer,
+#: the percentile is one or two samples, and the next run moves it by their whims.
+TAIL_SAMPLES = 10
+
+
+def supported_percentile(n: int, percentile: float, tail: int = TAIL_SAMPLES) -> bool:
+    """Whether ``n`` samples support ``percentile`` (in percent): at least ``tail`` of them lie
+    beyond it, ``n x (1 - percentile / 100) >= tail``. A p99 needs 1,000 samples, a p99.9
+    10,000, a p99.99 100,000 (QoS nines need 1e5 to 1e6 samples)."""
+    check_int("n", n, 0, 2**62)
+    check_real("percentile", percentile, 0.0, 100.0)
+    check_int("tail", tail, 1, 2**62)
+    return n * (1.0 - percentile / 100.0) >= tail - 1e-9
+
+
 def latency_summary(latency_us, percentiles=PERCENTILES) -> dict:
     """Latency percentiles (keys ``p50``, ``p99``, ...; microseconds), ``max`` and ``mean`` of
-    ``latency_us``; NaN for an empty array."""
+    ``latency_us``, and ``n``, the number of samples they rest on (say it wherever a percentile
+    is printed; :func:`supported_percentile` says which ones it supports); NaN for an empty
+    array."""
     lat = np.asarray(latency_us, np.float64)
     if lat.size == 0:
-        return {**{f"p{p:g}": math.nan for p in percentiles}, "max": math.nan, "mean": math.nan}
+        return {**{f"p{p:g}": math.nan for p in percentiles}, "max": math.nan, "mean": math.nan, "n": 0}
     q = np.percentile(lat, percentiles)
     return {**{f"p{p:g}": float(v) for p, v in zip(percentiles, q)}, "max": float(lat.max()),
-            "mean": float(lat.mean())}
+            "mean": float(lat.mean()), "n": int(lat.size)}
 
 @dataclass(frozen=True, kw_only=True)
 class SsdConfig:
@@ -133,6 +151,12 @@ class SsdConfig:
         Program/erase suspension for host reads (Wu & He 2012).
     resume_overhead_us : float in [0, 1e5]
         Added to a suspended operation when it resumes.
+    suspend_latency_us : float in [0, 1e5]
+        How long a program or erase runs on after a host read asks to suspend it, to the next
+        point of its algorithm where it can stop (a program between program-and-verify steps);
+        the read waits for it. An operation that would end sooner is not suspended. Default
+        20 us, an assumption (about one ISPP step), not a cited figure; the same for programs
+        and erases.
     gc : ``background``, ``foreground`` or ``off``
     foreground : ``throttle`` or ``wait``
         What host writes do while GC is in the foreground.
@@ -192,6 +216,7 @@ class SsdConfig:
     scheduler: str = "read_priority"
     suspend: bool = False
     resume_overhead_us: float = 20.0
+    suspend_latency_us: float = 20.0
     gc: str = "background"
     foreground: str = "throttle"
     gc_critical: int = 2
@@ -216,6 +241,7 @@ class SsdConfig:
         check_choice("scheduler", self.scheduler, SCHEDULERS)
         check_bool("suspend", self.suspend)
         check_real("resume_overhead_us", self.resume_overhead_us, 0.0, 1e5)
+        check_real("suspend_latency_us", self.suspend_latency_us, 0.0, 1e5)
         check_choice("gc", self.gc, GC_MODES)
         check_choice("foreground", self.foreground, FOREGROUND)
         check_int("gc_critical", self.gc_critical, 2, 2**31 - 1)
