@@ -316,3 +316,36 @@ def test_an_ftl_larger_than_the_free_memory_is_refused(monkeypatch):
                                          r"needs about 0.02 GiB of memory; 0.00 GiB is available"):
         Ftl(g)
     Ftl(Geometry(blocks_per_plane=64, pages_per_block=32, op=0.1))  # 2048 pages: about 24 KiB, fits
+
+
+@pytest.mark.parametrize("policy", ["greedy", "fifo", "cost_benefit", "random", "d_choices"])
+def test_a_full_block_with_programs_outstanding_is_no_victim(policy):
+    """The drive's timing model queues a program when the FTL maps its page (opening the
+    frontier first, as it does); a block whose pages are all mapped but whose programs have not
+    all ended is FULL, not CLOSED. With every full
+    block still busy, each policy finds no victim (random and d-choices included: no endless
+    draw) and counts the wait; the block whose last program ends is the one picked."""
+    from flashlab.ftl import _kernels as K
+
+    g = Geometry(blocks_per_plane=16, pages_per_block=8, op=0.5)
+    ftl = Ftl(g, FtlConfig(policy=policy), seed=1)
+    s = ftl._s
+    for lba in [*range(5 * 8), *range(8)]:  # six blocks' worth (no GC yet); the first goes stale
+        if s[5][K.FRONT] < 0:
+            K._open(s, 0)
+        K._queue_program(s, 0)
+        ftl.write([lba])
+    blk, ctr = s[2], s[5]
+    assert (blk[K.STATE] == K.B_FULL).sum() == 6 == ctr[K.FULL_BLOCKS]
+    assert K._pick_victim(s) == -1 and ctr[K.VICTIM_WAITS] == 1
+    for b in (3, 0):
+        while blk[K.UNDONE, b] > 0:
+            closed = K._program_ended(s, b)
+        assert closed and blk[K.STATE, b] == K.B_CLOSED
+    assert ctr[K.FULL_BLOCKS] == 4
+    expected = {"fifo": 3}.get(policy, 0)  # greedy and the others: block 0 holds no valid page
+    if policy in ("random", "d_choices"):
+        assert K._pick_victim(s) in (0, 3)
+    else:
+        assert K._pick_victim(s) == expected
+    assert ctr[K.VICTIM_WAITS] == 1
