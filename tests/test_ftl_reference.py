@@ -37,6 +37,7 @@ CASES = [
     (10, 6, 0.1, dict(policy="cost_benefit", separation="gc")),
     (12, 4, 0.2, dict(policy="greedy", separation="temperature", hot_window=0.3)),
     (12, 4, 0.2, dict(policy="cost_benefit", separation="oracle", hot_lbas=5)),
+    (12, 4, 0.2, dict(policy="greedy", separation="oracle", hot_lbas=5)),
     (10, 4, 0.2, dict(policy="greedy", dynamic_wl=True, static_wl_threshold=3)),
     (10, 4, 0.2, dict(policy="fifo", separation="none", gc_low=1, gc_high=2, read_refresh_limit=3)),
     (12, 4, 0.3, dict(policy="greedy", endurance=12, dynamic_wl=True)),

@@ -53,13 +53,15 @@ B_FREE, B_OPEN, B_CLOSED, B_RETIRED, B_FULL = 0, 1, 2, 3, 4
 (HOST_WRITES, HOST_READS, TRIMS, GC_COPIES, WL_COPIES, REFRESH_COPIES, ERASE_OPS, FREE_BLOCKS,
  EC_MIN, EC_MAX, RETIRED, GC_VICTIMS) = range(12)
 NSERIES = 12
-READ_ONLY, EC_MIN_COUNT, FRONT, POOL_SEQ, GOOD, LAST_VICTIM = 12, 13, 14, 17, 18, 19
+READ_ONLY, EC_MIN_COUNT, FRONT, POOL_SEQ, GOOD, LAST_VICTIM = 12, 13, 14, 18, 19, 20
 # FULL_BLOCKS: blocks in state B_FULL; VICTIM_WAITS: victim searches that found no closed block
 # while some were FULL (GC then waits for a program to end)
-FULL_BLOCKS, VICTIM_WAITS = 20, 21
-NCTR = 22
-N_STREAMS = 3  # frontiers FRONT+0 host (hot), FRONT+1 host cold, FRONT+2 GC
-GC_STREAM = 2
+FULL_BLOCKS, VICTIM_WAITS = 21, 22
+NCTR = 23
+# frontiers FRONT+0 host (hot), FRONT+1 host cold, FRONT+2 GC (with oracle separation: GC copies
+# of hot LBAs), FRONT+3 GC copies of cold LBAs (oracle separation only)
+N_STREAMS = 4
+GC_STREAM, GC_COLD_STREAM = 2, 3
 
 # read-only reasons
 RO_NONE, RO_WORN_OUT, RO_NO_SPACE = 0, 1, 2
@@ -184,9 +186,9 @@ def _pool_take(s, i):
 @_kernel
 def _pool_take_for(s, stream):
     """Free block for a frontier: the smallest key (FIFO order, or least worn first); with dynamic
-    wear levelling the GC frontier, which receives data that survived (cold), takes the most worn."""
+    wear levelling a GC frontier, which receives data that survived (cold), takes the most worn."""
     prm = s[6]
-    if not (prm[P_DYN_WL] and stream == GC_STREAM):
+    if not (prm[P_DYN_WL] and stream >= GC_STREAM):
         return _pool_take(s, 0)
     blk64, heap = s[3], s[2][HEAP]
     best = 0
@@ -348,19 +350,29 @@ def _erase(s, b):
 
 
 @_inline_kernel
-def _gc_stream(s):
-    return 0 if s[6][P_SEP] == SEP_NONE else GC_STREAM
+def _gc_stream(s, lba):
+    """Frontier for a GC copy of an LBA: the host's with no separation; with oracle separation
+    the GC frontier of the LBA's class (hot: below P_HOT_LBAS); else the one GC frontier."""
+    prm = s[6]
+    if prm[P_SEP] == SEP_NONE:
+        return 0
+    if prm[P_SEP] == SEP_ORACLE and lba >= prm[P_HOT_LBAS]:
+        return GC_COLD_STREAM
+    return GC_STREAM
 
 
 @_inline_kernel
 def _can_relocate(s, n):
-    """True if n pages can be copied without running out of free blocks."""
-    return _room(s, _gc_stream(s)) + s[5][FREE_BLOCKS] * s[6][P_PPB] >= n
+    """True if n pages can be copied without running out of free blocks (into whichever GC
+    frontiers they go: the cold one is open with oracle separation only)."""
+    room = _room(s, 0 if s[6][P_SEP] == SEP_NONE else GC_STREAM) + _room(s, GC_COLD_STREAM)
+    return room + s[5][FREE_BLOCKS] * s[6][P_PPB] >= n
 
 
 @_kernel
 def _relocate(s, b, cause):
-    """Copy the valid pages of closed block b to the GC frontier, then erase b.
+    """Copy the valid pages of closed block b to the GC frontier (:func:`_gc_stream`), then
+    erase b.
 
     ``cause`` is the counter charged with the copies (GC_COPIES, WL_COPIES or REFRESH_COPIES).
     """
@@ -369,11 +381,11 @@ def _relocate(s, b, cause):
     if lst >= 0:
         _list_remove(s, lst, b)
     blk[STATE, b] = B_FREE
-    stream = _gc_stream(s)
     base = b * ppb
     for i in range(ppb):
         lba = pages[P2L, base + i]
         if lba >= 0:
+            stream = _gc_stream(s, lba)
             if _room(s, stream) == 0:
                 _open(s, stream)
             _program(s, stream, lba, pages[STAMP, base + i])

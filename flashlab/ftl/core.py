@@ -30,7 +30,7 @@ from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 
 POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
 SEPARATIONS = ("none", "gc", "temperature", "oracle")
-_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3, "oracle": 3}
+_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3, "oracle": 4}
 _READ_ONLY_REASONS = {
     K.RO_NONE: "",
     K.RO_WORN_OUT: "too few good blocks left (retired at the endurance limit) to hold every LBA "
@@ -64,8 +64,8 @@ class FtlConfig:
         GC copies go to separate blocks), ``temperature`` (as ``gc``, and host writes split
         into hot and cold frontiers by the time since the LBA's previous write), ``oracle`` (as
         ``temperature``, but the split knows the workload: LBAs below ``hot_lbas`` are hot, as in
-        a ``hotcold`` workload whose hot set is its lowest LBAs; a bound on what any classifier
-        of temperature can achieve).
+        a ``hotcold`` workload whose hot set is its lowest LBAs, and GC copies go to a hot or a
+        cold GC frontier by the same split, so hot and cold pages never share a block).
     hot_window : float in (0, 1000], drive writes
         With ``temperature``: a rewrite is hot if the LBA's previous write was less than
         ``hot_window * user_pages`` host writes ago.
@@ -176,7 +176,8 @@ class Snapshot:
     block_state: np.ndarray  # int8: BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_RETIRED
     block_valid: np.ndarray  # int32: valid pages per block
     block_erases: np.ndarray  # int32: erase count per block
-    frontiers: np.ndarray  # int32[3]: open block of the host (hot), host cold and GC streams, -1 if none
+    frontiers: np.ndarray  # int32[4]: open block of the host (hot), host cold, GC (hot) and GC cold
+                           # streams, -1 if none
     last_victim: int  # block most recently relocated (GC, wear levelling or refresh), -1 if none
     counters: dict  # host_writes, gc_copies, ... as in Ftl.counters
     read_only: bool
