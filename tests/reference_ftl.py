@@ -3,10 +3,10 @@
 It follows the same rules (documented in flashlab/ftl/core.py) with the simplest data
 structures: dicts and lists, victims found by ``min``/``max`` over all blocks, the free pool as a
 list sorted on demand. Deterministic policies only (greedy, fifo, cost_benefit); ties broken as
-the kernels do: greedy takes the block that entered its valid-count bucket first, FIFO the block
-closed first, cost-benefit the lowest block id, the pool the block freed first (or with dynamic
-wear levelling the least worn, then freed first, and for a GC frontier the most worn, then freed
-last). Frontiers: 0 host (hot), 1 host
+the kernels do: greedy takes the block that entered its valid-count bucket first (or last, or the
+lowest block id, by ``greedy_ties``), FIFO the block closed first, cost-benefit the lowest block
+id, the pool the block freed first (or with dynamic wear levelling the least worn, then freed
+first, and for a GC frontier the most worn, then freed last). Frontiers: 0 host (hot), 1 host
 cold, 2 GC (with oracle separation: hot LBAs), 3 GC cold (oracle separation only).
 """
 
@@ -16,12 +16,13 @@ FREE, OPEN, CLOSED, RETIRED = 0, 1, 2, 3
 
 
 class ReferenceFtl:
-    def __init__(self, blocks, ppb, user, *, policy="greedy", separation="gc", hot_window=1, hot_lbas=0,
+    def __init__(self, blocks, ppb, user, *, policy="greedy", greedy_ties="first", separation="gc", hot_window=1, hot_lbas=0,
                  gc_low=2, gc_high=3, dynamic_wl=False, static_wl_threshold=0,
                  read_refresh_limit=0, endurance=0):
         assert policy in ("greedy", "fifo", "cost_benefit")
         self.nb, self.ppb, self.user = blocks, ppb, user
         self.policy, self.sep, self.hot_window, self.hot_lbas = policy, separation, hot_window, hot_lbas
+        self.ties = greedy_ties
         self.low, self.high = gc_low, gc_high
         self.dynamic_wl, self.static_thr = dynamic_wl, static_wl_threshold
         self.refresh, self.endurance = read_refresh_limit, endurance
@@ -130,7 +131,12 @@ class ReferenceFtl:
         if not closed:
             return -1
         if self.policy == "greedy":
-            return min(closed, key=lambda b: (self.valid[b], self.order[b]))
+            fewest = min(self.valid[b] for b in closed)
+            ties = [b for b in closed if self.valid[b] == fewest]
+            if self.ties == "index":
+                return min(ties)
+            pick = max if self.ties == "last" else min
+            return pick(ties, key=lambda b: self.order[b])
         if self.policy == "fifo":
             return min(closed, key=lambda b: self.order[b])
         now, ppb = self.c["host_writes"], self.ppb

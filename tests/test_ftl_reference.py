@@ -38,6 +38,8 @@ CASES = [
     (12, 4, 0.2, dict(policy="greedy", separation="temperature", hot_window=0.3)),
     (12, 4, 0.2, dict(policy="cost_benefit", separation="oracle", hot_lbas=5)),
     (12, 4, 0.2, dict(policy="greedy", separation="oracle", hot_lbas=5)),
+    (10, 4, 0.1, dict(policy="greedy", separation="gc", greedy_ties="index")),
+    (8, 5, 0.1, dict(policy="greedy", separation="none", gc_low=1, gc_high=1, greedy_ties="last")),
     (10, 4, 0.2, dict(policy="greedy", dynamic_wl=True, static_wl_threshold=3)),
     (10, 4, 0.2, dict(policy="fifo", separation="none", gc_low=1, gc_high=2, read_refresh_limit=3)),
     (12, 4, 0.3, dict(policy="greedy", endurance=12, dynamic_wl=True)),

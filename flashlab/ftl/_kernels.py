@@ -68,12 +68,15 @@ RO_NONE, RO_WORN_OUT, RO_NO_SPACE = 0, 1, 2
 
 # prm
 (P_PPB, P_USER, P_POLICY, P_D, P_LOW, P_HIGH, P_SEP, P_HOT_WINDOW, P_DYN_WL,
- P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN, P_HOT_LBAS) = range(14)
-NPRM = 14
+ P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN, P_HOT_LBAS, P_TIES) = range(15)
+NPRM = 15
 
 # policies and stream separation
 GREEDY, FIFO, COST_BENEFIT, RANDOM, D_CHOICES = range(5)
 SEP_NONE, SEP_GC, SEP_TEMPERATURE, SEP_ORACLE = range(4)
+# greedy's choice among the blocks of the lowest valid count: the first to reach it (the head of
+# its list), the last (its tail), or the lowest block number
+TIE_FIRST, TIE_LAST, TIE_INDEX = range(3)
 
 _KEY_SHIFT = 40  # dynamic wear levelling: pool key = erase count << 40 | insertion sequence
 
@@ -411,10 +414,20 @@ def _choose_victim(s):
     policy = prm[P_POLICY]
     ppb = prm[P_PPB]
     if policy == GREEDY:
-        # Buckets by valid count: the first non-empty one holds the emptiest blocks.
+        # Buckets by valid count: the first non-empty one holds the emptiest blocks, in the order
+        # they reached that count (P_TIES picks among them).
         for v in range(ppb + 1):
-            if lists[0, v] >= 0:
-                return lists[0, v]
+            b = lists[0, v]
+            if b >= 0:
+                if prm[P_TIES] == TIE_LAST:
+                    return lists[1, v]
+                if prm[P_TIES] == TIE_INDEX:
+                    best = b
+                    while b >= 0:
+                        best = min(best, b)
+                        b = blk[NEXT, b]
+                    return best
+                return b
         return -1
     if policy == FIFO:
         return lists[0, 0]

@@ -30,6 +30,7 @@ from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 
 POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
 SEPARATIONS = ("none", "gc", "temperature", "oracle")
+TIE_BREAKS = ("first", "last", "index")
 _OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3, "oracle": 4}
 _READ_ONLY_REASONS = {
     K.RO_NONE: "",
@@ -59,6 +60,9 @@ class FtlConfig:
         ``random``, ``d_choices`` (emptiest of ``d`` random blocks, Van Houdt 2013).
     d : int in [1, 4096]
         Sample size of ``d_choices``.
+    greedy_ties : one of TIE_BREAKS
+        Which of the blocks with the fewest valid pages ``greedy`` cleans: the ``first`` to reach
+        that count (the longest there), the ``last``, or the lowest block ``index``.
     separation : one of SEPARATIONS
         Write frontiers: ``none`` (GC copies share the host frontier), ``gc`` (host writes and
         GC copies go to separate blocks), ``temperature`` (as ``gc``, and host writes split
@@ -90,6 +94,7 @@ class FtlConfig:
 
     policy: str = "greedy"
     d: int = 10
+    greedy_ties: str = "first"
     separation: str = "gc"
     hot_window: float = 0.5
     hot_lbas: int = 0
@@ -103,6 +108,7 @@ class FtlConfig:
     def __post_init__(self):
         check_choice("policy", self.policy, POLICIES)
         check_int("d", self.d, 1, 4096)
+        check_choice("greedy_ties", self.greedy_ties, TIE_BREAKS)
         check_choice("separation", self.separation, SEPARATIONS)
         check_real("hot_window", self.hot_window, 0.0, 1000.0, lo_open=True)
         check_int("hot_lbas", self.hot_lbas, 1 if self.separation == "oracle" else 0, 2**31 - 1)
@@ -218,6 +224,7 @@ class Ftl:
         prm[K.P_PPB], prm[K.P_USER] = ppb, user
         prm[K.P_POLICY] = POLICIES.index(config.policy)
         prm[K.P_D] = config.d
+        prm[K.P_TIES] = TIE_BREAKS.index(config.greedy_ties)
         prm[K.P_LOW], prm[K.P_HIGH] = config.gc_low, config.gc_high
         prm[K.P_SEP] = SEPARATIONS.index(config.separation)
         prm[K.P_HOT_WINDOW] = max(1, round(config.hot_window * user))
