@@ -394,6 +394,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("ftl.wa_fifo", F.wa_fifo, params({"op": [0.1, 0.5]}, op="real_or_array"), "ftl")
     add("ftl.wa_agarwal", F.wa_agarwal, params({"op": 0.2}, op="real_or_array"), "ftl")
     add("ftl.wa_greedy", F.wa_greedy, params({"op": [0.2], "pages_per_block": 64}, op="real_or_array"), "ftl")
+    add("ftl.wa_hot_cold", F.wa_hot_cold,
+        params({"op": 0.15, "hot_fraction": 0.1, "hot_share": 0.9, "pages_per_block": 32, "hot_spare": 0.5},
+               hot_spare="opt_real"), "ftl")
 
     # ---- ssd
     add("ssd.ssd_geometry", S.ssd_geometry,

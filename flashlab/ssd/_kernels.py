@@ -81,21 +81,9 @@ FTL maps them (``_dispatch``), and the end of their NAND page's program clears e
 page (``_finish``): until then the DRAM holds the only copy, and a host read of the slot is
 served from it. A write through the cache (FUA without power-loss protection) is not in it (it
 is not counted dirty either) and clears the flag, as does a padding slot (no L2P entry names
-it): each new mapping assigns the flag, so none is left over from a slot's last use. GC: a
-victim may hold slots whose host program has not ended (the victim is any closed superblock, and
-a superblock is closed when its last slot is *mapped*). The job remaps them at its start, and
-the copy takes the flag with the mapping, so a read of the LBA keeps getting the cache's data
-(the newest: a later host write remaps the LBA, and GC copies only valid slots); the copy's flag
-is cleared when the source slot's host program ends (found in the job's ``src`` list,
-``_unpend_copy``) or, if sooner, when the copy's slot is done (``_finish`` of its ``K_GPROG``),
-so no copy's flag outlives its job. A read thus finds its data in the cache while the slot it
-was written to waits for its program. Like ``owner``, this assumes a slot's program ends before
-its block is erased (a victim's erase waits for its copies, not for host programs still queued
-on its units: with foreground GC served first on a unit that order is not guaranteed; a program
-ending after its block was erased and reused clears the flag of the slot's new data early, whose
-reads then go to NAND: a miss, never a hit on stale data). The hand-over, and that assumption,
-exist only because GC may pick a victim whose host programs have not run; an FTL that picks
-only fully programmed victims would make ``_unpend_copy`` unnecessary.
+it). GC never sees a flag: a superblock becomes a victim candidate only when every program
+queued into it has ended (the FTL's ``UNDONE`` count, :func:`_program_done`), so a victim's
+slots are all on NAND when they are copied and when it is erased.
 
 Life of one host write (one page, flash device, closed loop), as events:
 
@@ -150,8 +138,10 @@ Life of one GC job (flash device):
 
 1. ``_update_gc`` (after a host write was mapped, or a job ended): free superblocks fell below
    the background or critical watermark and the device's GC group has a free slot:
-   ``_start_job`` picks a victim, remaps its valid pages to the GC frontier and queues one copy
-   read per valid page in the GC queue of its unit.
+   ``_start_job`` picks a victim among the closed superblocks (every program into them ended),
+   remaps its valid pages to the GC frontier and queues one copy read per valid page in the GC
+   queue of its unit. If every full superblock still has programs outstanding, the job waits
+   (``Jobs.waiting``) and starts when the first of them closes (``_program_done``).
 2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
    ``_finish`` queues the copy's program on the destination unit.
 3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
@@ -364,6 +354,7 @@ class Hosts(NamedTuple):
 class Jobs(NamedTuple):
     """Per device, the running GC job."""
     victim: np.ndarray        # superblock being cleaned, -1: no job
+    waiting: np.ndarray       # 1: a job was due but every full superblock had programs outstanding
     log_row: np.ndarray       # its row of Stats.gc_log, -1: not logged
     copies_left: np.ndarray
     valid: np.ndarray         # valid pages the victim had
@@ -404,6 +395,8 @@ class Stats(NamedTuple):
     suspends: np.ndarray
     pad_programs: np.ndarray  # slots programmed with nothing valid (K_PAD)
     cache_read_hits: np.ndarray  # host read slots served from the write cache (Engine.pending)
+    busy_victims: np.ndarray  # victims picked with programs into them outstanding (0: the check
+                              # the tests read; the FTL's victim lists admit only closed blocks)
     done: np.ndarray
     rows: np.ndarray          # series rows filled
     series: np.ndarray        # (D, rows, NSER)
@@ -860,6 +853,7 @@ def _map_host_write(ftls, dev, programs, ptype, d, lba):
     old = l2p[lba]
     if old >= 0:
         F._invalidate(s, old)
+    F._queue_program(s, 0)
     f = ctr[F.FRONT]
     ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
     hw = ctr[F.HOST_WRITES]
@@ -888,8 +882,11 @@ def _start_job(e, d):
     job = e.jobs
     pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][F.P_PPB]
     v = F._pick_victim(s)
+    job.waiting[d] = v < 0 and ctr[F.FULL_BLOCKS] > 0  # then _program_done restarts it
     if v < 0:
         return
+    if blk[F.UNDONE, v] > 0:
+        e.stats.busy_victims[d] += 1
     if not F._can_relocate(s, blk[F.VALID, v]):
         _fail(e.devices, e.loop, d, ERR_NO_SPACE)
         return
@@ -918,12 +915,10 @@ def _start_job(e, d):
         if lba >= 0:
             if F._room(s, F.GC_STREAM) == 0:
                 F._open(s, F.GC_STREAM)
+            F._queue_program(s, F.GC_STREAM)
             f = ctr[F.FRONT + F.GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
             _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
-            if e.cache.on[d] != 0:
-                # a slot whose host program has not ended is still served by the cache at its new place
-                e.pending[e.devices.page0[d] + dst] = e.pending[e.devices.page0[d] + base + i]
             F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
@@ -937,27 +932,6 @@ def _start_job(e, d):
         _submit(e, Q_GC, _unit_of(e.devices, d, src), K_GREAD, src, k)
     if j == 0:
         _queue_erases(e, d)
-
-
-@_inline
-def _unpend_copy(job, dev, pending, d, ppn):
-    """The host program of device d's slot ppn ended: if the running GC job relocated it (its
-    copy took its pending flag, :func:`_start_job`), the copy is no longer served by the cache
-    either. ``job.src[d, :job.valid[d]]`` is in ascending order (the job walks its victim's
-    pages in order): a binary search; ``hi <= job.valid[d] <= ppbs`` keeps it in the row."""
-    v = job.victim[d]
-    if v < 0 or ppn // dev.ppbs[d] != v:
-        return
-    lo = np.int64(0)
-    hi = job.valid[d]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if job.src[d, mid] < ppn:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < job.valid[d] and job.src[d, lo] == ppn:
-        pending[dev.page0[d] + job.dst[d, lo]] = 0
 
 
 @_inline
@@ -1250,6 +1224,7 @@ def _pad_page(e, d):
     if w == 0:
         return
     for _ in range(slots - w):
+        F._queue_program(s, 0)
         ppn = np.int64(F._pad(s, 0))
         e.owner[e.devices.page0[d] + ppn] = -1
         if e.cache.on[d] != 0:
@@ -1411,8 +1386,8 @@ def _dispatch(e, d):
                 req.start[i] = e.loop.now[0]
                 if hits > 0:
                     # served from DRAM: answered t_ack from now, like a write's acknowledgement. A
-                    # hit means device d has a cache (only a cached write sets a flag, and a GC
-                    # copy only passes one on), so its ring row exists and has room (_ack_later)
+                    # hit means device d has a cache (only a cached write sets a flag), so its
+                    # ring row exists and has room (_ack_later)
                     _ack_later(e.cache, e.units, e.channels, e.heap, e.loop, d, i)
                 else:
                     _read_done(e, d, i, False)  # unmapped: nothing to sense or decode
@@ -1587,12 +1562,13 @@ def _finish(e, u):
             base = e.devices.page0[d] + units.ppn[u] - (slots - 1)
             held = e.cache.on[d] != 0
             for j in range(slots):
-                if held and e.pending[base + j] != 0:  # the cache's copy is no longer the only one
-                    e.pending[base + j] = 0
-                    _unpend_copy(e.jobs, e.devices, e.pending, d, units.ppn[u] - (slots - 1) + j)
+                if held:
+                    e.pending[base + j] = 0  # the cache's copy is no longer the only one
                 r = ref if slots == 1 else e.owner[base + j]
                 if r >= 0:
                     _slot_on_nand(e, d, r)
+        if kind == K_PAD or e.requests.op[ref] != OP_RAW_PROG:  # a raw program is no FTL page
+            _program_done(e, d, units.ppn[u])
     elif kind == K_DISK and e.requests.cached[ref] != 0:
         _destaged(e.cache, e.requests, e.loop, d, ref)
     elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
@@ -1612,8 +1588,7 @@ def _finish(e, u):
         _submit(e, Q_GC, _unit_of(e.devices, d, dst), K_GPROG, dst, ref)
     elif kind == K_GPROG:
         st.gc_programs[d] += 1
-        if e.cache.on[d] != 0:
-            e.pending[e.devices.page0[d] + units.ppn[u]] = 0  # a pending slot's copy: on NAND now
+        _program_done(e, d, units.ppn[u])
         job.copies_left[d] -= 1
         dev = e.devices
         if dev.fg[d] != 0 and dev.fg_policy[d] == FG_THROTTLE:
@@ -1628,6 +1603,17 @@ def _finish(e, u):
             _end_job(e, d)
     if units.stage[u] == IDLE:
         _start_next(e, u)
+
+
+@_inline
+def _program_done(e, d, ppn):
+    """The program (host, padding or GC copy) of device d's slot ppn has ended (for a slot of a
+    multi-slot NAND page: its operation). When that closes its superblock and a GC job was
+    waiting for a victim, the job may start now."""
+    if F._program_ended(_ftl(e.ftls, d), ppn // e.devices.ppbs[d]) and e.jobs.waiting[d] != 0:
+        e.jobs.waiting[d] = 0
+        if _update_gc(e.devices, e.jobs, e.groups, e.ftls.ctr, e.loop, d):
+            _start_jobs(e, d)
 
 
 @_inline

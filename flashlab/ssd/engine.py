@@ -370,7 +370,7 @@ class Engine:
                              arrival=np.full(nh, np.nan) if arrivals is None else np.asarray(arrivals, f64),
                              done=np.full(nh, np.nan))
         self.jobs = K.Jobs(victim=np.full(D, -1, i64), log_row=np.full(D, -1, i64),
-                           **_arrays(D, ("copies_left", "valid", "erases_left"), i64),
+                           **_arrays(D, ("waiting", "copies_left", "valid", "erases_left"), i64),
                            src=np.zeros((D, max(ppbs)), i64), dst=np.zeros((D, max(ppbs)), i64))
         limits = np.asarray(gc_limits, i64) if len(gc_limits) else np.zeros(1, i64)
         sync = np.zeros(limits.size, i64)
@@ -381,7 +381,7 @@ class Engine:
         self.disks = K.Disks(**dk)
         series = np.full((D, rows, _NSER), np.nan)
         self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
-                                          "suspends", "pad_programs", "cache_read_hits", "done",
+                                          "suspends", "pad_programs", "cache_read_hits", "busy_victims", "done",
                                           "rows"), i64), series=series,
                                  gc_log=np.full((GC_LOG_ROWS, 3), np.nan), gc_rows=np.zeros(1, i64))
         self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "dirty"), i64),
@@ -489,6 +489,7 @@ class Engine:
             "events": int(self.loop.events[0]), "suspensions": int(st.suspends[d]),
             "pad_programs": int(st.pad_programs[d]), "cache_read_hits": int(st.cache_read_hits[d]),
             "free_blocks": int(ctr[FK.FREE_BLOCKS]), "requests_done": int(st.done[d]),
+            "gc_victim_waits": int(ctr[FK.VICTIM_WAITS]), "busy_victims": int(st.busy_victims[d]),
         }
 
     def gc_log(self) -> dict:

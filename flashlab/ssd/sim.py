@@ -79,7 +79,7 @@ SLOTS = (1, 2, 4, 8, 16)  # slots per NAND page
 PRECONDITION_SIZE = 131072
 GC_MODES = ("background", "foreground", "off")
 FOREGROUND = ("throttle", "wait")
-GC_POLICIES = ("greedy", "fifo", "cost_benefit")
+GC_POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
 PERCENTILES = (50.0, 99.0, 99.9, 99.99)
 SERIES_NAMES = ("time_us", "requests", "host_page_writes", "host_programs", "host_page_reads",
                 "gc_copies", "erases", "free_blocks", "fg_time_us", "queued")
@@ -164,7 +164,8 @@ class SsdConfig:
         Below this GC is foreground.
     gc_background : int >= gc_critical, free superblocks
         Below this background GC runs (``background`` mode).
-    policy : ``greedy``, ``fifo`` or ``cost_benefit`` (GC victim choice, as in the FTL)
+    policy : ``greedy``, ``fifo``, ``cost_benefit``, ``random`` or ``d_choices`` (GC victim choice,
+        as in the FTL; ``d_choices`` samples 10 superblocks)
     steering : bool
         Fast-page steering.
     nand_page_size : int or None, bytes
@@ -395,7 +396,10 @@ class IoResult:
     ``counters``: final totals (pages: host_page_writes, host_programs done, host_page_reads
     requested, flash_reads done (unmapped LBAs need none), cache_read_hits (read pages served
     by the write cache: written, not yet programmed), gc_copies, gc_reads/gc_programs done;
-    erases: physical block erases done; events processed; suspensions). Every host page read
+    erases: physical block erases done; events processed; suspensions; gc_victim_waits: times a
+    due GC job found every full superblock still waiting for programs queued into it, and waited
+    for the first to end; busy_victims: victims picked with programs outstanding, always 0, a
+    check). Every host page read
     is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes over the whole run.
     ``stalled``: the run ended with requests that could never complete (GC off and full, or no
     space left for GC).
