@@ -290,3 +290,10 @@ def test_precondition_larger_than_the_drive_is_refused():
     with pytest.raises(ValueError, match="precondition_size"):
         simulate_io(SsdConfig(geometry=g), HostLoad(qd=1), requests=10, precondition_fills=1.0,
                     precondition_size=4096 * (g.user_pages + 1))
+
+
+def test_a_channel_too_slow_to_move_a_page_in_finite_time_is_refused():
+    import dataclasses
+
+    with pytest.raises(ValueError, match="channel_mb_s"):
+        dataclasses.replace(timing_preset("mlc"), channel_mb_s=5e-324)
