@@ -320,3 +320,4 @@ def test_rwmix_stores_an_unsigned_qd_as_an_int():
     a = rwmix(SMALL_ONE_CHANNEL, qd=np.uint64(8), requests=300)
     b = rwmix(SMALL_ONE_CHANNEL, qd=8, requests=300)
     np.testing.assert_array_equal(a.latency_us, b.latency_us)
+

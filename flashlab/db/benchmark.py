@@ -90,8 +90,9 @@ def rwmix(config=None, *, rwmixread: float = 70.0, qd: int = 32, read_size: int 
     issue, done, fill_end = run_filled(config, op, lba, pages, fill_pages=span, qd=qd, seed=seed)
     keep = issue >= fill_end  # the first requests share the drive with the fill's last writes
     if not keep.any():
-        raise ValueError(f"requests: all {n} requests were issued while the fill's last writes were in flight at qd={qd}; "
-                         f"give more requests or a smaller qd")
+        raise ValueError(f"requests: all {n} requests were issued while the fill's last writes were in flight at qd={qd} "
+                         f"(with read priority, reads hold writes back as long as they keep coming: rwmixread="
+                         f"{rwmixread:g}); give more requests, a smaller qd, more writes or scheduler='fifo'")
     return _result(op[keep], issue[keep], done[keep])
 
 
