@@ -80,15 +80,23 @@ def public_names() -> set[str]:
 
 
 def cli_options() -> dict[str, list]:
-    """Per ``flashlab`` subcommand, its argparse actions that take one value (flags, ``--help``
-    and nested subcommands left out): each subcommand is a target, each option a parameter."""
+    """Per ``flashlab`` subcommand, its argparse actions that take one value (flags and ``--help``
+    left out): each subcommand is a target, each option a parameter. ``sweep`` is fuzzed as
+    ``flashlab sweep wa`` (its own options and the grid options of ``wa``)."""
     import argparse
 
     from flashlab.cli import build_parser
 
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return {name: [a for a in p._actions if a.nargs is None and not isinstance(a, argparse._HelpAction)]
-            for name, p in sub.choices.items()}
+    def subparsers(parser):
+        return next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+
+    out = {}
+    for name, p in subparsers(build_parser()).choices.items():
+        nested = subparsers(p)
+        if nested is not None:
+            p = nested.choices["wa"]
+        out[name] = [a for a in p._actions if a.nargs is None and not isinstance(a, argparse._HelpAction)]
+    return out
 
 
 # ------------------------------------------------------------------ parameter kinds and bad values
@@ -738,8 +746,8 @@ CLI_BASE = {
     "wa": {"--blocks": "64", "--pages-per-block": "16", "--op": "0.2", "--fills": "1"},
     "cliff": {"--capacity-gib": "0.004", "--op": "0.25", "--channels": "1", "--dies": "1", "--planes": "2",
               "--pages-per-block": "16", "--qd": "4", "--fills": "0.5", "--max-fills": "0.5"},
-    "sweep": {"swept": "wa", "--wa-blocks": "64", "--wa-pages-per-block": "16", "--wa-fills": "0.5",
-              "--op": "0.2,0.3", "--workers": "1"},
+    "sweep": {"swept": "wa", "--blocks": "64", "--pages-per-block": "16", "--fills": "0.5", "--op": "0.2,0.3",
+              "--workers": "1"},
     "quiz": {"topic": "ftl", "--seed": "3"},
     "array": {"--drives": "4", "--raid": "5", "--drive-mib": "4", "--op": "0.25", "--requests": "100", "--qd": "8",
               "--precondition": "0"},
@@ -761,8 +769,6 @@ def _cli_params(name: str, base: dict) -> dict[str, Param]:
     out = {}
     for a in cli_options()[name]:
         key = a.option_strings[-1] if a.option_strings else a.dest
-        if name == "sweep" and key == "swept":
-            continue
         out[key] = Param(_cli_kind(a), base.get(key), cap=CLI_CAPS.get(key, math.inf))
     return out
 
