@@ -57,6 +57,7 @@ class ArrayModel:
         self.L = layout
         self.mem = np.zeros((layout.drives, layout.member_pages), np.int64)
         self.su, self.m = layout.unit_pages, layout.data_units
+        self.failed: frozenset = frozenset()
 
     def _unit(self, dev: int, s: int) -> int:
         """Data unit index j of member dev in stripe s."""
@@ -66,9 +67,15 @@ class ArrayModel:
                 return j
         raise AssertionError(f"member {dev} holds no data unit of stripe {s}")
 
-    def write(self, lba: int, pages: int, stamp0: int) -> None:
+    def write(self, lba: int, pages: int, stamp0: int, failed: frozenset = frozenset()) -> None:
+        """Host write of ``pages`` stamps from ``stamp0``; with members ``failed``, through
+        :meth:`Layout.degrade` (a read-modify-write's old data on a failed member must then be
+        rebuilt from what the plan read)."""
         L = self.L
-        plan = L.plan([0], [lba], [pages])
+        plan = L.plan([0], [lba], [pages], rebuild=bool(failed))
+        if failed:
+            plan = L.degrade(plan, sorted(failed))
+        self.failed = failed
         lbas = np.arange(lba, lba + pages)
         dev, mlba = L.locate(lbas)
         new = {}
@@ -102,10 +109,21 @@ class ArrayModel:
             dj = int(self.L.locate([(s * self.m + j) * self.su])[0][0])
             if rmw:
                 if (dj, x) in new:
-                    v ^= gf_mul(coef(j), read[(dj, x)] ^ new[(dj, x)])  # old data must have been read
+                    old = self._rebuilt(dj, x, read) if dj in self.failed else read[(dj, x)]
+                    v ^= gf_mul(coef(j), old ^ new[(dj, x)])  # old data must have been read
             else:
                 v ^= gf_mul(coef(j), new[(dj, x)])  # full stripe: every data unit is new
         return v
+
+    def _rebuilt(self, d: int, x: int, read: dict) -> int:
+        """Old data of failed member d at member page x: the plan must have read a rebuild set of
+        its stripe (data units of the stripe number of the other members); the value is what the
+        degraded read of that page returns (the store is not yet written)."""
+        s = x // self.su
+        got = [k for k in range(self.L.drives) if k != d and k not in self.failed and (k, x) in read]
+        assert len(got) >= self.m, f"the plan read {got} at member page {x}: too few to rebuild member {d}"
+        lba = (s * self.m + self._unit(d, s)) * self.su + x % self.su
+        return self.read(lba, set(self.failed))
 
     def read(self, lba: int, away: set) -> int:
         L = self.L

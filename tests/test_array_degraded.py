@@ -3,7 +3,7 @@
 The data-level model is :class:`test_array.ArrayModel`: member pages hold stamps, parity is the
 XOR (P) and the GF(2^8) sum (Q) of a stripe's data, written exactly as the layout's plan says (a
 read-modify-write's new parity from what its first phase read). The machine writes, fails
-members one at a time and reads:
+members one at a time, writes on and reads:
 
 * with up to the layout's tolerance of members failed (RAID-1/5/6/10), every read returns its
   last write's data, rebuilt from the rest of its stripe where its member is gone;
@@ -13,16 +13,16 @@ members one at a time and reads:
   copies on RAID-1/10), and parity, read-modify-write reads and rebuild reads each cover exactly
   the span their cause needs.
 
-Left out here: writes while degraded (:meth:`Layout.degrade` drops a failed member's part of a
-write and does not reconstruct the old data a read-modify-write's parity needs; see the report
-of issue 29) and a rebuild (the array layer does not model one).
+Writes go on while members are failed (through :meth:`Layout.degrade`: a read-modify-write's
+old data on a failed member is rebuilt from what the plan read, its new data lives in the
+parity). Left out: a rebuild onto a spare (the array layer does not model one).
 """
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from test_array import ArrayModel
 
 from flashlab.array import Layout
@@ -72,14 +72,13 @@ class DegradedArray(RuleBasedStateMachine):
         self.stamp = 1
         self.failed: list[int] = []
 
-    @precondition(lambda self: not self.failed)
     @rule(data=st.data())
     def write(self, data):
         n = self.L.array_pages
         lba = data.draw(st.integers(0, n - 1))
         pages = data.draw(st.integers(1, min(n - lba, 3 * self.L.unit_pages * self.L.data_units)))
         plan_counts_add_up(self.L, lba, pages)
-        self.model.write(lba, pages, self.stamp)
+        self.model.write(lba, pages, self.stamp, frozenset(self.failed))
         self.last[lba:lba + pages] = np.arange(self.stamp, self.stamp + pages)
         self.stamp += pages + 7
 
@@ -102,6 +101,15 @@ class DegradedArray(RuleBasedStateMachine):
     def read(self, lba):
         lba %= self.L.array_pages
         assert self.model.read(lba, set(self.failed)) == self.last[lba], (lba, self.failed)
+        # rebuild reads: a read of a failed member becomes one page from each member of its rebuild
+        # set (the other copy; the rest of the stripe without Q, Q standing in for a second loss)
+        L = self.L
+        plan = L.plan([1], [lba], [1], rebuild=True)
+        if self.failed:
+            plan = L.degrade(plan, self.failed)
+        gone = int(L.locate([lba])[0][0]) + (lba // (L.unit_pages * L.data_units)) % 2 * (L.raid in (1, 10))
+        want = 1 if gone not in self.failed else (1 if L.raid in (1, 10) else L.drives - (L.raid - 4))
+        assert int(plan["pages"][plan["phase"] >= 0].sum()) == want and not (set(plan["device"].tolist()) & set(self.failed))
 
     @invariant()
     def every_read_returns_its_last_write(self):
@@ -140,3 +148,17 @@ def test_a_parity_range_one_unit_short_is_caught(monkeypatch):
     broken.write(0, 6, 17)
     lost = [x for x in range(6) if broken.read(x, {int(L.locate([x])[0][0])}) != x + 17]
     assert lost, "a parity range one page short must lose a rebuilt read"
+
+
+def test_a_degraded_write_that_does_not_rebuild_the_old_data_is_caught(monkeypatch):
+    """Before issue 29, degrade dropped a read-modify-write's read of old data on a failed member,
+    so its new parity could not be right: the model refuses such a plan."""
+    L = Layout(raid=5, drives=4, stripe_unit=8192, page_size=4096, member_pages=8)
+    gone = int(L.locate([0])[0][0])
+    model = ArrayModel(L)
+    model.write(0, 6, 17)
+    model.write(0, 1, 40, frozenset({gone}))  # the real plan: rebuilt, and the read returns it
+    assert model.read(0, {gone}) == 40 and model.read(1, {gone}) == 18
+    monkeypatch.setattr(Layout, "_old_data_set", lambda self, d, stripe, failed: None)
+    with pytest.raises(AssertionError, match="too few to rebuild"):
+        ArrayModel(L).write(0, 1, 40, frozenset({gone}))

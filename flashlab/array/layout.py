@@ -159,9 +159,10 @@ class Layout:
         """The member requests of ``plan`` (made with ``rebuild=True``) on an array whose members
         ``failed`` are gone: a host read's piece on a failed member reads its rebuild set instead
         (first phase): the rest of its stripe (data and P; RAID-6 with a second member away: Q
-        stands in for it), or the other copy; other requests to failed members are dropped (a
-        write's data then lives only in the parity; a real array would reconstruct-write the
-        stripe; left out). ``keep_alternates`` (the ground-up array, whose reads dodge members in
+        stands in for it), or the other copy; a read-modify-write's read of old data on a failed
+        member reads the same rebuild set (the new parity needs the old data); other requests to
+        failed members are dropped (a write's data then lives only in the parity, or in the other
+        copy). ``keep_alternates`` (the ground-up array, whose reads dodge members in
         GC): pieces keep their alternates, rebuilt around the failed members (Q stands in on
         RAID-6), or lose them when a stripe cannot spare another member. Same keys as
         :meth:`plan`."""
@@ -186,7 +187,9 @@ class Layout:
                     rebuild = self._survivors([int(x) for x in dev[alt[r]:alt[r] + alt_n[r]]], failed,
                                               int(lba[r]) // self.unit_pages)
                 if d in failed:
-                    if reads[r] and alt[r] >= 0:
+                    if reads[r] and alt[r] < 0 and self.raid in (5, 6):
+                        rebuild = self._old_data_set(d, int(lba[r]) // self.unit_pages, failed)
+                    if reads[r] and rebuild:
                         group += [((K.OP_READ, x, lba[r], pg[r], host[r], K.PH_FIRST), None) for x in rebuild]
                     continue
                 group.append(((op[r], d, lba[r], pg[r], host[r], ph[r]), rebuild if keep_alternates else None))
@@ -235,6 +238,17 @@ class Layout:
             raise ValueError("plan['alternates']: each (first, count) must name count >= 1 requests of the plan, "
                              "or be (-1, 0)")
         return tuple(cols)
+
+    def _old_data_set(self, d: int, stripe: int, failed: set):
+        """Members whose pages rebuild the old contents of failed member ``d`` in ``stripe``, for a
+        read-modify-write's new parity: the rest of the stripe without Q (Q standing in for a
+        second failed member, RAID-6); None when ``d`` holds the stripe's parity (gone with it:
+        nothing to update)."""
+        par = self.parity_members(stripe)
+        if d in par:
+            return None
+        q = par[1] if self.raid == 6 else -1
+        return self._survivors([k for k in range(self.drives) if k not in (d, q)], failed, stripe)
 
     def _survivors(self, rebuild: list, failed: set, stripe: int):
         """A rebuild set without the failed members: unchanged when none is in it; RAID-6 with
