@@ -301,7 +301,7 @@ def test_flushed_4k_writes_on_16k_pages(plp, factor):
     if plp:
         assert pl.lost == 0
     with pytest.raises(ValueError, match="write_size"):
-        flushed_writes(replace(cfg, cache_bytes=4096), write_size=8192)
+        flushed_writes(replace(cfg, cache_bytes=16384), write_size=8192)  # one NAND page: no room beside it
 
 
 # ---------------------------------------------------------------- the last fuzz findings (issue 29)
