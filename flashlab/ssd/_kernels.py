@@ -106,7 +106,7 @@ Life of one host write (one page, flash device, closed loop), as events:
 With a write cache, ``_dispatch`` admits a write while the cache has room, counts its slots
 dirty and schedules its acknowledgement ``t_ack`` later (``_ack_later`` -> ``_on_ack`` ->
 ``_complete``): the acknowledged request is done, for its host I/O too (a RULE_ALL host I/O
-counts it among its requests, a RULE_ANY one is done with it), while its programs run as above
+counts it among its requests, a RULE_ANY one is done with it, a RULE_LEAD one if it is its first), while its programs run as above
 and leave the cache (``_slot_on_nand``, which sets the request's ``durable`` time; the slots'
 ``pending`` flags clear with their page's program). A write that goes through (no cache; FUA
 without power-loss protection) completes with its last slot on NAND and pads its NAND page
@@ -140,7 +140,13 @@ Life of one GC job (flash device):
 1. ``_update_gc`` (after a host write was mapped, or a job ended): free superblocks fell below
    the background or critical watermark and the device's GC group has a free slot:
    ``_start_job`` picks a victim, remaps its valid pages to the GC frontier and queues one copy
-   read per valid page in the GC queue of its unit.
+   read per valid page in the GC queue of its unit. So does ``_dispatch`` when a host write
+   finds the write gate shut with no job running (a write larger than the watermarks' free
+   space); a member pulled into synchronised GC collects only if it has stale pages (``_stale``).
+
+Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
+done (far more than any progress needs): a model defect is an error naming a member, never a
+numba loop that Ctrl-C cannot stop.
 2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
    ``_finish`` queues the copy's program on the destination unit.
 3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
