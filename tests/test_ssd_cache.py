@@ -371,3 +371,31 @@ def test_read_counts_add_up_and_repeat(seed, plp, page, cache, span, gap):
     # a read is never faster than the cache's answer (nothing comes back before t_ack; the
     # tolerance is done - arrival's rounding)
     assert (a.latency_us[reads] >= (cfg.cache_latency_us if cache else 0.0) - 1e-9).all()
+
+
+# ---------------------------------------------------------------- the last fuzz findings (issue 29)
+SMALL = ssd_geometry(4096 * 256, op=0.5, channels=1, dies_per_channel=1, planes_per_die=2, pages_per_block=8)
+
+
+def test_a_cache_smaller_than_a_nand_page_is_refused():
+    """Its dirty slots would wait for a page program that needs slots the cache cannot admit."""
+    with pytest.raises(ValueError, match="cache_bytes must be 0 or hold a whole NAND page"):
+        SsdConfig(geometry=SMALL, cache_bytes=4096, nand_page_size=8192)
+
+
+def test_a_cache_needs_room_for_the_largest_write_beside_a_partly_filled_page():
+    cfg = SsdConfig(geometry=SMALL, cache_bytes=8192, nand_page_size=8192)
+    with pytest.raises(ValueError, match="cache_bytes must hold the largest write"):
+        simulate_io(cfg, HostLoad(qd=4, write_size=8192), requests=50, seed=1)
+    r = simulate_io(cfg, HostLoad(qd=4), requests=200, seed=1)  # 4 KiB writes: one slot beside the page's other
+    assert not r.stalled and np.isfinite(r.latency_us).all()
+
+
+def test_a_loop_without_progress_is_an_error_naming_the_member(monkeypatch):
+    """The bound on events with no host I/O done (here shrunk to 50) ends the run with an error."""
+    from flashlab.ssd import engine
+
+    monkeypatch.setattr(engine, "_stall_budget", lambda pages, phys: 50)
+    cfg = SsdConfig(geometry=SMALL)
+    r = run_members([cfg], np.zeros(1, np.int8), [0], [64], [0])  # one write of 64 slots: ~64 events
+    assert "made no progress" in r.error and "(member 0)" in r.error

@@ -289,3 +289,52 @@ def test_an_edited_function_does_not_resume_from_its_old_results(tmp_path):
     sweep(partial(draws, b=1), {"a": [1]}, seed=3, workers=1, results=other)
     with pytest.raises(ValueError, match="another version of"):
         sweep(partial(draws, b=2), {"a": [1]}, seed=3, workers=1, results=other)
+
+
+# ---------------------------------------------------------------- the last fuzz findings (issue 29)
+CALLS = []
+
+
+def counted(a):
+    CALLS.append(a)
+    return a
+
+
+def test_a_results_file_in_a_missing_folder_is_refused_before_the_first_point(tmp_path):
+    CALLS.clear()
+    with pytest.raises(ValueError, match="results=.*its folder .* does not exist"):
+        sweep(counted, {"a": [1, 2]}, workers=1, results=tmp_path / "no" / "such" / "r.parquet")
+    assert CALLS == []  # the points used to run, then the table was lost to FileNotFoundError
+
+
+@pytest.mark.parametrize("meta", [b"{}", b"[1, 2]", b"not json", b'{"function": 1, "seed": 0, "parameters": 3}'])
+def test_a_results_file_with_foreign_metadata_is_named(tmp_path, meta):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "r.parquet"
+    table = pa.table({"_point": ['{"a":1}'], "a": [1]})
+    pq.write_table(table.replace_schema_metadata({b"flashlab.sweep": meta}), path)
+    with pytest.raises(ValueError, match="is not a flashlab sweep results file"):
+        sweep(needs_ab, {"a": [1], "b": [2]}, workers=1, results=path)
+
+
+def test_result_columns_refuses_records_nested_without_end():
+    loop: dict = {"x": 1.0}
+    loop["self"] = loop
+    deep: dict = {"x": 1.0}
+    for _ in range(2000):
+        deep = {"d": deep}
+    for result in (loop, deep):
+        with pytest.raises(ValueError, match="result must nest records"):
+            result_columns(result)
+    assert result_columns({"a": {"b": {"c": 2}}}) == {"a.b.c": 2}
+
+
+@pytest.mark.parametrize("scheduler", ["", "bogus://x", "   "])
+def test_cli_names_a_bad_scheduler_in_one_line(capsys, scheduler):
+    from flashlab.cli import main
+
+    assert main(["sweep", "wa", "--op", "0.2,0.3", "--scheduler", scheduler]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler must be a Dask scheduler address" in err and err.count("\n") == 1

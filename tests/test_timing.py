@@ -353,3 +353,10 @@ def test_latency_summary_says_how_many_samples_its_percentiles_rest_on():
     assert supported_percentile(100, 50.0, tail=50) and not supported_percentile(99, 50.0, tail=50)
     with pytest.raises(ValueError, match="percentile"):
         supported_percentile(100, 100.5)
+
+
+def test_a_channel_too_slow_to_move_a_page_in_finite_time_is_refused():
+    import dataclasses
+
+    with pytest.raises(ValueError, match="channel_mb_s"):
+        dataclasses.replace(timing_preset("mlc"), channel_mb_s=5e-324)

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_memory, check_real, check_seed, quote
+from flashlab._validate import (check_bool, check_choice, check_instance, check_int, check_memory, check_real,
+                                check_seed, plain_fields, quote)
 from flashlab.device.geometry import Geometry
 from flashlab.ftl import _kernels as K
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
@@ -106,6 +107,7 @@ class FtlConfig:
     endurance: int = 0
 
     def __post_init__(self):
+        plain_fields(self)
         check_choice("policy", self.policy, POLICIES)
         check_int("d", self.d, 1, 4096)
         check_choice("greedy_ties", self.greedy_ties, TIE_BREAKS)

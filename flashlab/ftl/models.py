@@ -43,7 +43,7 @@ def wa_fifo(op) -> np.ndarray:
 
 def wa_greedy(op, pages_per_block: int) -> np.ndarray:
     """Desnoyers 2012 Eq. 12: greedy write amplification for blocks of ``pages_per_block`` pages."""
-    check_int("pages_per_block", pages_per_block, 1, 2**31 - 1)
+    pages_per_block = check_int("pages_per_block", pages_per_block, 1, 2**31 - 1)
     k = 1.0 + 1.0 / (2.0 * pages_per_block)
     return _fifo_alpha(k * (1.0 + _op(op))) / k
 

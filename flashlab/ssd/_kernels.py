@@ -105,7 +105,7 @@ Life of one host write (one page, flash device, closed loop), as events:
 With a write cache, ``_dispatch`` admits a write while the cache has room, counts its slots
 dirty and schedules its acknowledgement ``t_ack`` later (``_ack_later`` -> ``_on_ack`` ->
 ``_complete``): the acknowledged request is done, for its host I/O too (a RULE_ALL host I/O
-counts it among its requests, a RULE_ANY one is done with it), while its programs run as above
+counts it among its requests, a RULE_ANY one is done with it, a RULE_LEAD one if it is its first), while its programs run as above
 and leave the cache (``_slot_on_nand``, which sets the request's ``durable`` time; the slots'
 ``pending`` flags clear with their page's program). A write that goes through (no cache; FUA
 without power-loss protection) completes with its last slot on NAND and pads its NAND page
@@ -142,6 +142,13 @@ Life of one GC job (flash device):
    remaps its valid pages to the GC frontier and queues one copy read per valid page in the GC
    queue of its unit. If every full superblock still has programs outstanding, the job waits
    (``Jobs.waiting``) and starts when the first of them closes (``_program_done``).
+   ``_dispatch`` also starts a job when a host write finds the write gate shut with no job
+   running (a write larger than the watermarks' free space); a member pulled into synchronised
+   GC collects only if it has stale pages (``_stale``).
+
+Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
+done (far more than any progress needs): a model defect is an error naming a member, never a
+numba loop that Ctrl-C cannot stop.
 2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
    ``_finish`` queues the copy's program on the destination unit.
 3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
@@ -215,18 +222,20 @@ GC_OFF, GC_FG, GC_BG = _codes(0, 1, 2)
 SCHED_FIFO, SCHED_READ = _codes(0, 1)
 FG_WAIT, FG_THROTTLE = _codes(0, 1)
 # errors
-ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP = _codes(*range(4))
+ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP, ERR_STALL = _codes(*range(5))
 # series columns
 (SR_TIME, SR_DONE, SR_HWRITES, SR_HPROG, SR_HREADP, SR_GCOPIES, SR_ERASES, SR_FREE, SR_FGTIME,
  SR_QUEUED) = _codes(*range(10))
 NSER = 10
-# host I/O completion rules; request phases (PH_ALT: issued only to rebuild a redirected read)
-RULE_ALL, RULE_ANY = _codes(0, 1)
+# host I/O completion rules (RULE_LEAD: done when its first request, e.g. a write-back's mirror
+# copy, is done); request phases (PH_ALT: issued only to rebuild a redirected read)
+RULE_ALL, RULE_ANY, RULE_LEAD = _codes(0, 1, 2)
 PH_FIRST, PH_SECOND, PH_ALT = _codes(0, 1, -1)
 # columns of Stats.gc_log
 GL_DEVICE, GL_START, GL_END = _codes(0, 1, 2)
 MAX_BITS = 4
 NO_REF = np.int64(-1)  # an operation serving no request or copy (a GC erase)
+_SRC_MASK = np.int64((1 << H.SRC_BITS) - 1)  # an event's source in its heap order (flashlab._heap)
 
 
 class Devices(NamedTuple):
@@ -335,10 +344,12 @@ class Requests(NamedTuple):
 class Hosts(NamedTuple):
     """Per host I/O ``h``: member requests ``first .. first + n_first + n_second - 1`` (first
     phase, then second); ``RULE_ALL``: done when every request of both phases is done,
-    ``RULE_ANY``: done at its first request's completion (the others, and the second phase,
-    still run). A host I/O without requests (a cache hit) is done when issued. A write-back
-    host I/O (``cache_pages > 0``) is RULE_ANY if the write cache has room for its pages when
-    issued (they stay dirty until all its requests are done), RULE_ALL otherwise."""
+    ``RULE_ANY``: done when the first of its requests to finish is (the others, and the second
+    phase, still run); ``RULE_LEAD``: done when request ``first`` is, whenever the others finish.
+    A host I/O without requests (a cache hit) is done when issued. A write-back host I/O
+    (``cache_pages > 0``) is RULE_LEAD (acknowledged at its copy to the mirror, its first
+    request) if the write cache has room for its pages when issued (they stay dirty until all
+    its requests are done), RULE_ALL otherwise."""
     first: np.ndarray
     n_first: np.ndarray
     n_second: np.ndarray
@@ -441,6 +452,8 @@ class Loop(NamedTuple):
     sample_every: np.ndarray
     err: np.ndarray           # first error of any device
     err_device: np.ndarray
+    budget: np.ndarray        # events one run_events call may process with no host I/O done
+                              # (ERR_STALL beyond: a loop that makes no progress, never a hang)
 
 
 class Cache(NamedTuple):
@@ -970,19 +983,38 @@ def _update_gc(dev, jobs, groups, ctr, loop, d):
     return False
 
 
+@_inline
+def _stale(ftls, d):
+    """Flash device d holds a closed superblock with stale pages: a GC job there frees space. A
+    member pulled into synchronised GC collects only then; otherwise jobs that copy whole
+    victims and gain nothing would pull each other in for ever (a drive whose free superblocks
+    cannot reach twice its background watermark, as after a drain)."""
+    s = _ftl(ftls, d)
+    blk = s[2]
+    ppb = s[6][F.P_PPB]
+    for b in range(blk.shape[1]):
+        if blk[F.STATE, b] == F.B_CLOSED and blk[F.VALID, b] < ppb:
+            return True
+    return False
+
+
 @_callee
 def _start_jobs(e, d):
-    """Start device d's GC job (:func:`_update_gc` found one due) and, in a synchronised GC
-    group, those of the other members with room to gain."""
-    _start_job(e, d)
+    """Start device d's GC job (:func:`_update_gc` found one due; due only by synchronisation,
+    when it has room to gain) and, in a synchronised GC group, those of the other members with
+    room to gain."""
     dev, groups = e.devices, e.groups
+    free = e.ftls.ctr[d, F.FREE_BLOCKS]
+    own = free < dev.gc_critical[d] or (dev.gc[d] == GC_BG and free < dev.gc_background[d])
+    if own or _stale(e.ftls, d):
+        _start_job(e, d)
     g = dev.group[d]
     if g >= 0 and groups.sync[g] != 0:
         # synchronised GC: the members of the group with room to gain collect now too
         for d2 in range(dev.kind.size):
             if (d2 != d and dev.group[d2] == g and e.jobs.victim[d2] < 0
                     and _sync_due(dev, groups, e.ftls.ctr, d2)
-                    and groups.active[g] < groups.limit[g] and e.loop.err[0] == ERR_NONE):
+                    and groups.active[g] < groups.limit[g] and e.loop.err[0] == ERR_NONE and _stale(e.ftls, d2)):
                 _start_job(e, d2)
 
 
@@ -1097,7 +1129,8 @@ def _start_phase(dev, req, hs, jobs, loop, h, ph):
 @_inline
 def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
     """Request i of device d is done (a cached write: acknowledged, which is done for its host
-    I/O too); so is its host I/O when this was its first (RULE_ANY) or last (RULE_ALL) request;
+    I/O too); so is its host I/O when this was the first to finish (RULE_ANY), its leading request
+    (RULE_LEAD) or its last (RULE_ALL);
     a finished first phase starts the second. ``ctr``: the FTL counters of every device."""
     req.done[i] = loop.now[0]
     if req.cached[i] == 0:
@@ -1109,7 +1142,7 @@ def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
         _sample(st, dev, ctr, d, loop.now[0])
     h = req.host[i]
     hs.left[h] -= 1
-    if hs.rule[h] == RULE_ANY and np.isnan(hs.done[h]):
+    if (hs.rule[h] == RULE_ANY or (hs.rule[h] == RULE_LEAD and i == hs.first[h])) and np.isnan(hs.done[h]):
         _host_done(hs, loop, h)
     if hs.left[h] == 0:
         if hs.stage[h] == PH_FIRST and hs.n_second[h] > 0:
@@ -1340,7 +1373,7 @@ def _issue(dev, req, hs, jobs, loop, h):
     k = hs.cache_pages[h]
     if k > 0:  # write-back: acknowledged at its first request if the cache has room
         if loop.dirty[0] + k <= loop.cache_cap[0]:
-            hs.rule[h] = RULE_ANY
+            hs.rule[h] = RULE_LEAD
             hs.dirty[h] = k
             loop.dirty[0] += k
         else:
@@ -1445,6 +1478,12 @@ def _dispatch(e, d):
             break  # the cache is full: the write waits for destaging
         if not _write_gate(e.ftls, dev, d, k + slots - 1):  # room for its slots and the padding
             dev.stalled[d] = 1
+            g = dev.group[d]
+            if (e.jobs.victim[d] < 0 and dev.gc[d] != GC_OFF and (g < 0 or e.groups.active[g] < e.groups.limit[g])
+                    and _stale(e.ftls, d)):
+                # a write larger than the watermarks' free space waits for room: collect for it (GC
+                # would otherwise wait for a free-block count the stalled write never brings)
+                _start_job(e, d)
             break
         _wait_pop(dev, req, d, W_WRITE)
         dev.inflight[d] += 1
@@ -1682,11 +1721,24 @@ def run_events(e, stop_done, until):
     n_src = n_units + e.channels.busy.size
     inf = np.inf
     due = loop.to_issue[0] > 0 or _any_ready(loop.ready)
+    seen = loop.done[0]
+    quiet = np.int64(0)  # events since a host I/O was last done
     while True:
         if due:
             _settle(e)
         if loop.done[0] >= stop_done or loop.err[0] != ERR_NONE:
             break
+        if loop.done[0] != seen:
+            seen = loop.done[0]
+            quiet = 0
+        elif quiet >= loop.budget[0]:
+            # no host I/O done in budget events: report the device of the next event, never hang
+            x = heap.order[0] & _SRC_MASK if heap.n[0] > 0 else np.int64(-1)
+            d = np.int64(0) if x < 0 else (e.units.device[x] if x < n_units else (
+                e.units.device[e.channels.unit[x - n_units]] if x < n_src else x - n_src))
+            _fail(e.devices, loop, d, ERR_STALL)
+            break
+        quiet += 1
         t_heap = heap.time[0] if heap.n[0] > 0 else inf
         t_arr = inf
         if not closed and loop.next[0] < nhost:

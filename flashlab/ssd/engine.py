@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from flashlab._heap import new_heap
 from flashlab._validate import (check_array, check_bool, check_choice, check_int, check_int_array, check_memory,
-                                check_real, check_seed, quote)
+                                check_real, check_seed, plain_fields, quote)
 from flashlab.ftl import _kernels as FK
 from flashlab.ftl.core import Ftl, state_bytes
 from flashlab.ssd import _kernels as K
@@ -82,6 +82,7 @@ class ServiceMember:
     lbas: int = 1 << 20
 
     def __post_init__(self):
+        plain_fields(self)
         check_real("mean_us", self.mean_us, 0.0, 1e9, lo_open=True)
         check_choice("distribution", self.distribution, ("constant", "exponential"))
         check_real("per_page_us", self.per_page_us, 0.0, 1e9)
@@ -92,7 +93,7 @@ class ServiceMember:
         seeded ``seed``)."""
         pages = check_int_array("pages", pages, 1, 2**31 - 1)
         check_seed("seed", seed)
-        check_int("index", index, 0, 4095)
+        index = check_int("index", index, 0, 4095)
         n = pages.size
         if self.distribution == "constant":
             base = np.full(n, float(self.mean_us))
@@ -205,6 +206,13 @@ def _front(members, n: int, device_qd) -> K.Front:
                    link_out=np.zeros(D, f64), core_free=np.zeros((rows, MAX_CORES if on.any() else 1), f64),
                    admitted=np.zeros(D, i64), in_req=in_req, in_t=in_t, in_head=in_head, in_tail=in_tail,
                    out_req=out_req, out_t=out_t, out_head=out_head, out_tail=out_tail)
+
+
+def _stall_budget(pages, phys) -> int:
+    """Events the loop may process with no host I/O done before it reports ERR_STALL: far more
+    than any progress needs (every request page's operations, and three whole-drive GC passes,
+    each a few events per slot), far less than a hang."""
+    return 16 * (int(np.sum(pages, dtype=np.int64)) + int(sum(phys))) + 10**6
 
 
 def _check_until(until, now: float) -> float:
@@ -388,7 +396,8 @@ class Engine:
                            ready=np.zeros((D + 63) // 64, i64),
                            cache_cap=np.array([write_cache_pages], i64),
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
-                           err=np.zeros(1, i64), err_device=np.zeros(1, i64))
+                           err=np.zeros(1, i64), err_device=np.zeros(1, i64),
+                           budget=np.array([_stall_budget(pages, phys)], i64))
         # acknowledgements waiting in a cache: at most the device's queue depth (each is inside it)
         caches = [_write_cache(m) for m in members]  # (capacity, protected, t_ack) per member
         ring = max([device_qd[d] for d in range(D) if caches[d][0] > 0], default=1)
@@ -534,7 +543,7 @@ class MembersResult:
     error: str
     durable_us: np.ndarray
     requests: tuple      # (op, lba, pages, device) as run
-    protected: tuple     # per member: a cache with power-loss protection
+    protected: tuple     # per member: a cache with power-loss protection (or a disk controller's battery)
 
     def power_loss(self, at_us: float) -> list:
         """Cut every member's power at ``at_us``: a :class:`flashlab.ssd.PowerLoss` per member
@@ -634,9 +643,10 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     (first, count)``: a read ``i`` with ``first[i] >= 0`` aimed at a member running a GC job
     when issued is not sent; requests ``first[i] .. first[i] + count[i] - 1`` go instead (a
     degraded read rebuilt from the rest of the stripe). A host I/O is done when all its
-    requests are, or at its first (``any_of[h]`` true; the others and the second phase still
-    run). Write-back cache of ``write_cache_pages`` pages: host I/O ``h`` with
-    ``write_back[h] > 0`` pages is done at its first request (e.g. the copy to a mirror) if
+    requests are, or when the first of them to finish is (``any_of[h]`` true, e.g. two copies of
+    a log; the others and the second phase still run). Write-back cache of ``write_cache_pages`` pages: host I/O ``h`` with
+    ``write_back[h] > 0`` pages is done when its first request is (e.g. the copy to a mirror,
+    however soon the others finish) if
     the cache has room for them when it is issued, and they stay in the cache until all its
     requests are done; without room it waits for all of them. Closed loop (``arrivals`` None): ``qd``
     host I/Os outstanding; open loop: host I/O ``h`` arrives at ``arrivals[h]`` (us,
@@ -654,7 +664,7 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     members = list(members)
     D = check_int("number of members", len(members), 1, 4096)
     check_seed("seed", seed)
-    check_int("qd", qd, 1, 65536)
+    qd = check_int("qd", qd, 1, 65536)
     check_bool("progress", progress, allow_none=True)
     op = check_int_array("op", op, K.OP_WRITE, K.OP_FUA).astype(np.int8)
     n = check_int("number of requests", op.size, 1, 2**31 - 1)
@@ -679,9 +689,11 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
             raise ValueError(f"lba and pages: requests to members[{d}] must lie in its {cap} LBAs "
                              f"(lba + pages <= {cap}); got request {i} with lba={int(lba[i])}, pages={int(pages[i])}")
         wsel = sel & ((op == K.OP_WRITE) | (op == K.OP_FUA))
-        if isinstance(m, SsdConfig) and m.cache_bytes and wsel.any() and pages[wsel].max() > m.cache_slots:
-            raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages; "
-                             f"got {int(pages[wsel].max())}")
+        big = int(pages[wsel].max()) if wsel.any() else 0
+        if isinstance(m, SsdConfig) and m.cache_bytes and big and big + m.slots - 1 > m.cache_slots:
+            # beside a partly filled NAND page, whose slots leave the cache only with its program
+            raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages beside a "
+                             f"partly filled NAND page ({m.slots - 1} pages); got {big}")
     fan = _fanout(n, host, phase, alternates, any_of, hosts, write_back)
     cache_cap = check_int("write_cache_pages", write_cache_pages, 0, 2**40)
     nh = fan.first.size
@@ -722,10 +734,12 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
         error=f"{ERRORS[err]} (member {int(eng.loop.err_device[0])})" if err else "",
         durable_us=r.durable.copy(), requests=(op, lba, pages, device),
         protected=tuple(bool(isinstance(m, SsdConfig) and m.cache_bytes and m.power_loss_protection)
+                        or bool(isinstance(m, HddSpec) and m.write_cache_bytes)  # the controller's battery
                         for m in members))
 
 
 HOST_OPS = (K.OP_WRITE, K.OP_READ, K.OP_FLUSH, K.OP_FUA)
 ERRORS = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
           K.ERR_NO_SPACE: "no free block left for garbage collection",
-          K.ERR_HEAP: "the event heap's bound failed (an engine bug)"}
+          K.ERR_HEAP: "the event heap's bound failed (an engine bug)",
+          K.ERR_STALL: "no host I/O completed in a long run of events: the loop made no progress (a model defect)"}

@@ -63,7 +63,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
+from flashlab._validate import (check_bool, check_choice, check_instance, check_int, check_real, check_seed,
+                                plain_fields, quote)
 from flashlab.ssd import _kernels as K
 from flashlab.ssd.engine import ERRORS, MAX_REQUESTS, Engine
 from flashlab.ssd.frontend import Controller, HostInterface
@@ -91,12 +92,12 @@ def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int
     """Geometry holding at least ``capacity_bytes`` of user data at over-provisioning ``op``
     (blocks per plane rounded up). Defaults: 4 channels x 2 dies x 2 planes, 64 pages of 4 KiB
     per block, so one 4 KiB host write is one page program."""
-    check_int("capacity_bytes", capacity_bytes, 1, 2**50)
-    check_real("op", op, 0.0, 100.0, lo_open=True)
-    check_int("page_size", page_size, 512, 2**30)
+    capacity_bytes = check_int("capacity_bytes", capacity_bytes, 1, 2**50)
+    op = check_real("op", op, 0.0, 100.0, lo_open=True)
+    page_size = check_int("page_size", page_size, 512, 2**30)
     units = (check_int("channels", channels, 1, 4096) * check_int("dies_per_channel", dies_per_channel, 1, 4096)
              * check_int("planes_per_die", planes_per_die, 1, 64))
-    check_int("pages_per_block", pages_per_block, 2, 65535)
+    pages_per_block = check_int("pages_per_block", pages_per_block, 2, 65535)
     user = math.ceil(capacity_bytes / page_size)
     bpp = max(1, math.ceil(user * (1.0 + op) / (units * pages_per_block)))
     if bpp * units * pages_per_block > MAX_PHYSICAL_PAGES:
@@ -178,7 +179,9 @@ class SsdConfig:
         write, every write without a cache) fills the rest with padding.
     cache_bytes : int in [0, geometry.user_bytes]
         The DRAM write cache (0: none, a write is acknowledged when its programs end). A whole
-        number of slots, at least the largest write, at most the drive's user capacity. A cached write is acknowledged
+        number of slots, at least one NAND page, at most the drive's user capacity; a run needs
+        room for its largest write besides a partly filled NAND page (``slots - 1`` slots more:
+        dirty slots leave only with their page's program). A cached write is acknowledged
         ``cache_latency_us`` after it enters the drive; writes wait while the cache is full.
         Until its NAND page is programmed the cache serves host reads of its data: a read all
         of whose pages are there completes ``cache_latency_us`` after it enters the drive.
@@ -234,6 +237,7 @@ class SsdConfig:
     one_shot: bool = False
 
     def __post_init__(self):
+        plain_fields(self)
         check_instance("geometry", self.geometry, Geometry)
         if isinstance(self.timing, str):
             object.__setattr__(self, "timing", PRESETS[check_choice("timing", self.timing, tuple(PRESETS))])
@@ -267,6 +271,9 @@ class SsdConfig:
         check_int("cache_bytes", self.cache_bytes, 0, min(2**40, g.user_bytes))
         if self.cache_bytes % g.page_size:
             raise ValueError(f"cache_bytes must be a multiple of the page size {g.page_size} bytes; got {self.cache_bytes}")
+        if 0 < self.cache_slots < self.slots:  # a write waits for room the partly filled page never frees
+            raise ValueError(f"cache_bytes must be 0 or hold a whole NAND page ({self.slots * g.page_size} bytes); "
+                             f"got {self.cache_bytes}")
         check_bool("power_loss_protection", self.power_loss_protection)
         check_real("cache_latency_us", self.cache_latency_us, 0.0, 1e6)
         if self.host is not None:
@@ -367,6 +374,7 @@ class HostLoad:
     fua: bool = False
 
     def __post_init__(self):
+        plain_fields(self)
         check_int("qd", self.qd, 1, 65536)
         if self.rate_iops is not None:  # >= 1e-6: arrival gaps (1e6 / rate us) stay finite
             check_real("rate_iops", self.rate_iops, 1e-6, 1e9)
@@ -495,7 +503,7 @@ class IoResult:
         time) or of requests (``by='requests'``, in completion order): start/end (us), IOPS,
         MB/s, latency percentiles (us) of requests completing in it, GC copies and erases in
         it, free superblocks at its end (from the nearest sample), foreground share of its time."""
-        check_int("n", n, 1, 100000)
+        n = check_int("n", n, 1, 100000)
         check_choice("by", by, ("time", "requests"))
         ok = np.isfinite(self.done_us)
         done = self.done_us[ok]
@@ -684,7 +692,7 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
 def log_edges(lo_us: float, hi_us: float, bins_per_decade: int) -> np.ndarray:
     """Log-spaced latency bin edges (us) from ``lo_us`` to ``hi_us`` (both in [1e-6, 1e15],
     ``hi_us > lo_us``), ``bins_per_decade`` (1 to 1000) bins per factor of ten."""
-    check_int("bins_per_decade", bins_per_decade, 1, 1000)
+    bins_per_decade = check_int("bins_per_decade", bins_per_decade, 1, 1000)
     lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
     hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
     if hi_us <= lo_us:
@@ -728,8 +736,8 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
         raise ValueError(f"load must be a HostLoad; got {load!r}")
     check_seed("seed", seed)
     check_bool("progress", progress, allow_none=True)
-    check_real("precondition_fills", precondition_fills, 0.0, 100.0)
-    check_int("samples", samples, 1, 100000)
+    precondition_fills = check_real("precondition_fills", precondition_fills, 0.0, 100.0)
+    samples = check_int("samples", samples, 1, 100000)
     g = config.geometry
     if fills is not None and requests is not None:
         raise ValueError("give fills or requests, not both")
@@ -739,10 +747,12 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
         n = max(1, round(fills * g.user_pages / (_pages("write_size", load.write_size, g) * wf)))
     else:
         n = check_int("requests", 10000 if requests is None else requests, 1, 2**31 - 1)
-    check_int("precondition_size", precondition_size, 1, 2**40)
+    precondition_size = check_int("precondition_size", precondition_size, 1, 2**40)
     biggest = max(load.write_size, precondition_size if precondition_fills > 0 else 0)
-    if 0 < config.cache_bytes < biggest:
-        raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes); got {config.cache_bytes}")
+    need = biggest + (config.slots - 1) * g.page_size  # and the rest of a partly filled NAND page
+    if 0 < config.cache_bytes < need:
+        raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes) and a partly filled NAND page "
+                         f"({need} bytes in all); got {config.cache_bytes}")
     given = (f"fills={fills:g}" if fills is not None else f"requests={n}") + f" and precondition_fills={precondition_fills:g}"
     ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size, given)
     return _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress)
