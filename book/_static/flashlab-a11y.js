@@ -1,0 +1,60 @@
+// Accessibility of the explorables' controls (WCAG 2.1 AA), on every page of the book.
+// BokehJS draws a slider with noUiSlider inside the widget's shadow root: its handle (the element
+// with role="slider" that takes the keyboard) has no accessible name, and its aria-valuetext is
+// the grid index the slider moves over ("3.00"), not the setting the reader sees. Each handle is
+// named by the slider's title (which carries the unit) and says the setting shown beside it; the
+// handles and buttons get a focus ring that shows in light and dark mode.
+(function () {
+  "use strict";
+  const DONE = new WeakSet();
+  const FOCUS_CSS = `
+    .noUi-handle:focus-visible, .bk-btn:focus-visible, .bk-input:focus-visible {
+      outline: 3px solid #1a73e8; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff;
+    }`;
+
+  function views() {
+    const out = [];
+    const visit = (v) => { out.push(v); for (const c of (v.children ? v.children() : [])) visit(c); };
+    for (const root of (window.Bokeh ? Bokeh.index : [])) visit(root);
+    return out;
+  }
+
+  function readout(view) {
+    const value = view.shadow_el.querySelector(".bk-slider-value");
+    return value != null ? value.textContent.trim() : null;
+  }
+
+  function labelSlider(view) {
+    const handle = view.shadow_el.querySelector(".noUi-handle");
+    if (handle == null) return;
+    handle.setAttribute("aria-label", view.model.title || "Setting");
+    const say = () => {
+      const shown = readout(view);
+      if (shown != null) handle.setAttribute("aria-valuetext", shown);
+    };
+    say();
+    new MutationObserver(say).observe(handle, {attributes: true, attributeFilter: ["aria-valuenow"]});
+  }
+
+  function apply() {
+    for (const view of views()) {
+      if (DONE.has(view) || view.shadow_el == null) continue;
+      const root = view.shadow_el;
+      if (root.querySelector(".noUi-handle, .bk-btn, .bk-input") == null) continue;
+      DONE.add(view);
+      const style = document.createElement("style");
+      style.textContent = FOCUS_CSS;
+      root.appendChild(style);
+      if (root.querySelector(".noUi-handle") != null && "title" in view.model.properties) labelSlider(view);
+    }
+  }
+
+  // Bokeh embeds the figures after the page loads: label them as they appear.
+  let seen = -1;
+  const timer = setInterval(() => {
+    const n = window.Bokeh ? views().length : 0;
+    if (n !== seen) { seen = n; apply(); }
+  }, 250);
+  window.addEventListener("load", () => setTimeout(() => clearInterval(timer), 15000));
+  window.flashlabApplyA11y = apply;
+})();
