@@ -132,10 +132,11 @@ if (el != null) {
 
 # The data the figure plots now, one CSV block per data source (its name, then its columns),
 # after a comment line with the summary; downloaded as a file (a blob URL: no server needed).
+# Numbers keep 7 significant digits: the book embeds float32 grids, which hold no more.
 _CSV_JS = """
 const get = (m, key) => (m instanceof Map ? m.get(key) : m[key]);
 const cell = (v) => {
-  const s = String(v);
+  const s = typeof v === "number" && Number.isFinite(v) ? String(+v.toPrecision(7)) : String(v);
   return /[",\\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 };
 const text = new DOMParser().parseFromString(summary.text, "text/html").body.textContent.trim();
@@ -163,7 +164,7 @@ _VISUALLY_HIDDEN = ("position:absolute;width:1px;height:1px;margin:-1px;padding:
 
 def plain_text(markup: str) -> str:
     """The text of an HTML fragment, tags dropped and whitespace collapsed (what is announced)."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).split())
 
 
 def figure_titles(layout) -> list[str]:
