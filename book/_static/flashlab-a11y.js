@@ -3,7 +3,9 @@
 // with role="slider" that takes the keyboard) has no accessible name, and its aria-valuetext is
 // the grid index the slider moves over ("3.00"), not the setting the reader sees. Each handle is
 // named by the slider's title (which carries the unit) and says the setting shown beside it; the
-// handles and buttons get a focus ring that shows in light and dark mode.
+// handles and buttons get a focus ring that shows in light and dark mode. On paper the controls
+// (sliders, buttons, plot toolbars) are left out: the page's print stylesheet cannot reach them
+// in their shadow roots, so each shadow root holding one gets the rule itself.
 (function () {
   "use strict";
   const DONE = new WeakSet();
@@ -11,6 +13,8 @@
     .noUi-handle:focus-visible, .bk-btn:focus-visible, .bk-input:focus-visible {
       outline: 3px solid #1a73e8; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff;
     }`;
+  const CONTROLS = ".bk-Slider, .bk-Button, .bk-ToolbarPanel, .bk-Toolbar";
+  const PRINT_CSS = `@media print { ${CONTROLS} { display: none !important; } }`;
 
   function views() {
     const out = [];
@@ -36,15 +40,23 @@
     new MutationObserver(say).observe(handle, {attributes: true, attributeFilter: ["aria-valuenow"]});
   }
 
+  function addStyle(root, css) {
+    const style = document.createElement("style");
+    style.textContent = css;
+    root.appendChild(style);
+  }
+
   function apply() {
     for (const view of views()) {
       if (DONE.has(view) || view.shadow_el == null) continue;
       const root = view.shadow_el;
-      if (root.querySelector(".noUi-handle, .bk-btn, .bk-input") == null) continue;
+      const holdsControls = root.querySelector(CONTROLS) != null;
+      const isControl = root.querySelector(".noUi-handle, .bk-btn, .bk-input") != null;
+      if (!holdsControls && !isControl) continue;
       DONE.add(view);
-      const style = document.createElement("style");
-      style.textContent = FOCUS_CSS;
-      root.appendChild(style);
+      if (holdsControls) addStyle(root, PRINT_CSS);
+      if (!isControl) continue;
+      addStyle(root, FOCUS_CSS);
       if (root.querySelector(".noUi-handle") != null && "title" in view.model.properties) labelSlider(view);
     }
   }
