@@ -234,11 +234,13 @@ class StaticExplorable:
     grid_size: int
     sliders: list = field(default_factory=list)
     access: Accessible | None = None
+    shown: object = field(init=False)  # what the page shows: the layout, with its CSV button
 
     def __post_init__(self):
+        self.shown = self.layout  # an explorable's layout holds its controls and CSV button
         if self.access is None:  # a figure without controls: its data sources, its titles
             self.access = accessible(self.layout, {})
-            self.layout = self.access.layout
+            self.shown = self.access.layout
 
     def _ipython_display_(self):
         from IPython.display import HTML, display
@@ -246,7 +248,7 @@ class StaticExplorable:
         if os.environ.get(BOOK_BUILD_ENV) == "1":
             from bokeh.embed import components
 
-            script, div = components(self.layout)
+            script, div = components(self.shown)
             a = self.access
             # A group named by its plots' titles, described by the live region's summary sentence.
             display(HTML(f'<div class="flashlab-explorable" role="group" aria-label="{html.escape(a.name)}" '
@@ -255,7 +257,7 @@ class StaticExplorable:
             from bokeh.io import show
 
             load_bokehjs()
-            show(self.layout)
+            show(self.shown)
 
 
 class Explorable:
