@@ -144,3 +144,20 @@ def test_explorable_without_a_summary_is_refused():
 
     with pytest.raises(ValueError, match="summary"):
         Explorable(_compute, bare, _explorable().controls).static()
+
+
+def test_series_told_apart_by_colour_alone_get_dashes_and_markers():
+    from bokeh.layouts import column
+
+    from flashlab.viz.explorable import not_by_colour_alone
+
+    p = figure(width=300, height=200)
+    a = p.line([0, 1], [0, 1], color="red", legend_label="a")
+    b = p.line([0, 1], [1, 0], color="green", legend_label="b")
+    c = p.line([0, 1], [1, 1], color="blue", line_dash="dashed", legend_label="c")
+    d = p.scatter([0], [0], color="red", legend_label="d")
+    e = p.scatter([1], [1], color="green", legend_label="e")
+    not_by_colour_alone(column(p))
+    dashes = [tuple(r.glyph.line_dash) for r in (a, b, c)]
+    assert len(set(dashes)) == 3 and dashes[0] == () and dashes[2] == (6,), dashes  # "dashed" kept
+    assert d.glyph.marker == "circle" and e.glyph.marker != "circle"

@@ -30,7 +30,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, Plot, Slider
+from bokeh.models import (
+    Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, GlyphRenderer, Legend, Plot, Slider,
+)
+from bokeh.core.property.visual import DashPattern
+from bokeh.models.glyphs import Line, Scatter
 
 from .._validate import check_choice
 
@@ -187,15 +191,66 @@ class Accessible:
     name: str
 
 
-def accessible(layout, targets: Targets) -> Accessible:
-    """Make an explorable's figure followable without sight (both modes use it).
+# Line dashes and markers given, in this order, to series that colour alone told apart.
+_DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot")
+_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "plus")
 
+
+def _dash_key(glyph) -> tuple:
+    """A line's dash as numbers (bokeh stores "dashed" as [6], and may keep either form)."""
+    dash = glyph.line_dash
+    return tuple(DashPattern._dash_patterns.get(dash, dash) if isinstance(dash, str) else dash)
+
+
+def _style_key(kind, style: str):
+    return tuple(DashPattern._dash_patterns[style]) if kind is Line else style
+
+
+def _legend_glyphs(plot) -> list:
+    """The glyphs of ``plot``'s legend entries, in legend order (each once)."""
+    out = []
+    for legend in plot.select({"type": Legend}):
+        for item in legend.items:
+            for r in item.renderers:
+                if isinstance(r, GlyphRenderer) and r.glyph not in out:
+                    out.append(r.glyph)
+    return out
+
+
+def not_by_colour_alone(layout) -> None:
+    """Give every line series of a plot's legend its own dash, and every marker series its own
+    marker, where two of them differed only by colour (WCAG 1.4.1: colour is never the only
+    visual means of telling series apart). Series already set apart keep their look."""
+    for plot in layout.select({"type": Plot}):
+        glyphs = _legend_glyphs(plot)
+        for kind, attr, styles in ((Line, "line_dash", _DASHES), (Scatter, "marker", _MARKERS)):
+            series = [g for g in glyphs if isinstance(g, kind)]
+            key = _dash_key if kind is Line else (lambda g: str(g.marker))
+            used = {key(g) for g in series}
+            seen = set()
+            for g in series:
+                k = key(g)
+                if k not in seen:
+                    seen.add(k)
+                    continue
+                free = [st for st in styles if _style_key(kind, st) not in used]
+                if not free:
+                    break
+                setattr(g, attr, free[0])
+                used.add(_style_key(kind, free[0]))
+
+
+def accessible(layout, targets: Targets) -> Accessible:
+    """Make an explorable's figure followable without sight or colour (both modes use it).
+
+    Series that differed only by colour get dashes or markers (:func:`not_by_colour_alone`).
     The ``"summary"`` Div of ``targets`` (an explorable has one; a figure without controls may
     not) is mirrored (CustomJS, so it runs in the static book and in a live kernel alike) into a
     visually hidden live region that describes the figure, announced on every change. A
     "Download the plotted data (CSV)" button below the figure writes what each data source of
     ``targets`` (without targets: of the layout) holds at that moment.
     """
+    not_by_colour_alone(layout)
     summary = targets.get("summary")
     sources = {k: v for k, v in targets.items() if isinstance(v, ColumnDataSource)}
     if not targets:
