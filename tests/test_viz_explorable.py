@@ -161,3 +161,11 @@ def test_series_told_apart_by_colour_alone_get_dashes_and_markers():
     dashes = [tuple(r.glyph.line_dash) for r in (a, b, c)]
     assert len(set(dashes)) == 3 and dashes[0] == () and dashes[2] == (6,), dashes  # "dashed" kept
     assert d.glyph.marker == "circle" and e.glyph.marker != "circle"
+
+
+def test_plain_text_is_what_the_live_region_announces():
+    from flashlab.viz.explorable import plain_text
+
+    assert plain_text("<b>8 pulses</b>; V<sub>th</sub> = 2.25 V.<br>host writes 60 &middot; GC") == \
+        "8 pulses; Vth = 2.25 V. host writes 60 · GC"
+    assert plain_text("<p>one</p><p>two</p>") == "one two"

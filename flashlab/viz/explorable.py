@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import json
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -130,7 +131,8 @@ for (const name of names) {
 _ANNOUNCE_JS = """
 const el = document.getElementById(region);
 if (el != null) {
-  el.textContent = new DOMParser().parseFromString(summary.text, "text/html").body.textContent.trim();
+  const spaced = summary.text.replace(BREAKS, " $&");
+  el.textContent = new DOMParser().parseFromString(spaced, "text/html").body.textContent.replace(/\\s+/g, " ").trim();
 }
 """
 
@@ -143,8 +145,9 @@ const cell = (v) => {
   const s = typeof v === "number" && Number.isFinite(v) ? String(+v.toPrecision(7)) : String(v);
   return /[",\\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 };
-const text = new DOMParser().parseFromString(summary.text, "text/html").body.textContent.trim();
-const lines = ["# " + text.replace(/\\s+/g, " ")];
+const spaced = summary.text.replace(BREAKS, " $&");
+const text = new DOMParser().parseFromString(spaced, "text/html").body.textContent.replace(/\\s+/g, " ").trim();
+const lines = ["# " + text];
 for (const name of names) {
   const data = get(sources, name).data;
   const cols = data instanceof Map ? Array.from(data.keys()) : Object.keys(data);
@@ -166,9 +169,16 @@ _VISUALLY_HIDDEN = ("position:absolute;width:1px;height:1px;margin:-1px;padding:
                     "clip:rect(0,0,0,0);white-space:nowrap;border:0")
 
 
+# Tags that end a line or a block: a space takes their place, where other tags (b, sub) join.
+_BREAK_TAGS = r"<(?:br|/p|/div|/li|/tr|/td|/th|hr)\b[^>]*>"
+# The same in JavaScript, prepended to the CustomJS code that reads the summary.
+_BREAKS_JS = f"const BREAKS = new RegExp({json.dumps(_BREAK_TAGS)}, 'gi');\n"
+
+
 def plain_text(markup: str) -> str:
-    """The text of an HTML fragment, tags dropped and whitespace collapsed (what is announced)."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).split())
+    """The text of an HTML fragment, as announced: a space for each line or block break, other
+    tags dropped, whitespace collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", re.sub(_BREAK_TAGS, " ", markup, flags=re.I))).split())
 
 
 def figure_titles(layout) -> list[str]:
@@ -260,11 +270,12 @@ def accessible(layout, targets: Targets) -> Accessible:
     text = plain_text(summary.text) if summary is not None else ""
     region_id = f"flashlab-description-{(summary or layout).id}"
     if summary is not None:
-        summary.js_on_change("text", CustomJS(args=dict(summary=summary, region=region_id), code=_ANNOUNCE_JS))
+        announce = CustomJS(args=dict(summary=summary, region=region_id), code=_BREAKS_JS + _ANNOUNCE_JS)
+        summary.js_on_change("text", announce)
     slug = re.sub(r"[^a-z0-9]+", "-", (titles[0] if titles else "figure").lower()).strip("-")
     button = Button(label="Download the plotted data (CSV)", name="data-csv", button_type="default")
     button.js_on_click(CustomJS(args=dict(summary=summary or Div(text=name), sources=sources,
-                                          names=list(sources), filename=f"{slug}.csv"), code=_CSV_JS))
+                                          names=list(sources), filename=f"{slug}.csv"), code=_BREAKS_JS + _CSV_JS))
     region_html = (f'<p id="{region_id}" role="status" aria-live="polite" style="{_VISUALLY_HIDDEN}">'
                    f'{html.escape(text or name)}</p>')
     return Accessible(column(layout, button, sizing_mode="stretch_width"), region_id, region_html, name)
