@@ -35,6 +35,8 @@ from bokeh.models import (
     Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, GlyphRenderer, Legend, Plot, Slider,
 )
 from bokeh.core.property.visual import DashPattern
+from bokeh.document import Document
+from bokeh.events import DocumentReady
 from bokeh.models.glyphs import Line, Scatter
 
 from .._validate import check_choice
@@ -163,6 +165,32 @@ document.body.appendChild(a);
 a.click();
 a.remove();
 setTimeout(() => URL.revokeObjectURL(url), 1000);
+"""
+
+# Live dashboards: ipywidgets draws its sliders with noUiSlider too, and names neither the handle
+# nor its value. Once the figure's document is ready, the handles in the dashboard (the widget box
+# that holds the live region) are named by their labels and say their readouts.
+_LABEL_WIDGETS_JS = """
+const label = (tries) => {
+  const el = document.getElementById(region);
+  const box = el == null ? null : el.closest(".widget-vbox");
+  const sliders = box == null ? [] : box.querySelectorAll(".widget-slider");
+  if (sliders.length === 0) {
+    if (tries > 0) setTimeout(() => label(tries - 1), 250);
+    return;
+  }
+  for (const slider of sliders) {
+    const handle = slider.querySelector(".noUi-handle");
+    const name = slider.querySelector(".widget-label");
+    const readout = slider.querySelector(".widget-readout");
+    if (handle == null) continue;
+    handle.setAttribute("aria-label", name != null ? name.textContent.trim() : "Setting");
+    const say = () => { if (readout != null) handle.setAttribute("aria-valuetext", readout.textContent.trim()); };
+    say();
+    new MutationObserver(say).observe(handle, {attributes: true, attributeFilter: ["aria-valuenow"]});
+  }
+};
+label(40);
 """
 
 _VISUALLY_HIDDEN = ("position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;"
@@ -417,4 +445,7 @@ class Explorable:
         # The live region sits outside the figure, written once: the summary Div's CustomJS
         # updates its text as the kernel pushes each new summary.
         region = widgets.HTML(value=access.region_html)
+        doc = Document()
+        doc.add_root(access.layout)
+        doc.js_on_event(DocumentReady, CustomJS(args=dict(region=access.region_id), code=_LABEL_WIDGETS_JS))
         return widgets.VBox([*inputs.values(), region, BokehModel(access.layout)])
