@@ -61,6 +61,18 @@
     }
   }
 
+  // The theme puts the book's title (a link home) above the navigation, outside every landmark
+  // (axe's "region" rule): the sidebar's top part joins the navigation it introduces.
+  function landmarks() {
+    const top = document.querySelector(".sidebar-primary-items__start");
+    if (top != null && top.closest("nav, [role=navigation]") == null) {
+      top.setAttribute("role", "navigation");
+      top.setAttribute("aria-label", "Book");
+    }
+  }
+  landmarks();
+  document.addEventListener("DOMContentLoaded", landmarks);
+
   // Bokeh embeds the figures after the page loads: label them as they appear.
   let seen = -1;
   const timer = setInterval(() => {
