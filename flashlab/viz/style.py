@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from bokeh.layouts import column
 from bokeh.models import Div, FixedTicker, HoverTool, NumeralTickFormatter
-from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
-#: Colours used across chapters (colour-blind-safe Category10 order).
-PALETTE = Category10_10
-ERASED, PROGRAMMED, REFERENCE, HIGHLIGHT = Category10_10[7], Category10_10[0], Category10_10[3], Category10_10[1]
+#: Colours used across chapters, in Category10's order of hues (blue, orange, green, red,
+#: purple, brown, pink, grey, black, sky blue) but chosen to stay apart for readers with
+#: deuteranopia or protanopia: most are Okabe and Ito's (2008) colour-blind-safe set. Category10
+#: put green against red (and blue against purple) within 5 units of CAM02-UCS colour difference
+#: under simulated deuteranopia (Machado et al. 2009); any two of these stay at least
+#: :data:`MIN_CVD_DISTANCE` apart with normal vision and under both (``tests/test_viz_palette.py``).
+PALETTE = ("#1F77B4", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#6F4E37", "#FFAABB", "#666666",
+           "#000000", "#56B4E9")
+ERASED, PROGRAMMED, REFERENCE, HIGHLIGHT = PALETTE[7], PALETTE[0], PALETTE[3], PALETTE[1]
+#: The smallest CAM02-UCS distance between two palette colours, for every vision simulated.
+MIN_CVD_DISTANCE = 10.0
 
 FONT_SIZE = "13px"
 
