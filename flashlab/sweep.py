@@ -424,11 +424,15 @@ def _outcome(fut):
 # ----------------------------------------------------------------------------- results file
 class _Store:
     """The Parquet results file: finished points keyed by :func:`point_key`, rewritten whole
-    (to a temporary file, then renamed) so an interruption never leaves a torn file."""
+    (to a temporary file, then renamed) so an interruption never leaves a torn file. Its rows
+    are in grid order (``order``: the sweep's point keys), as :func:`sweep` returns them, however
+    the points finished (a pool or a Dask cluster completes them in any order); rows a results
+    file held from points outside this grid follow, in their previous order."""
 
-    def __init__(self, path, meta: dict):
+    def __init__(self, path, meta: dict, order: list[str]):
         self.path = Path(path)
         self.meta = meta
+        self.rank = {k: i for i, k in enumerate(order)}
         self.rows: dict[str, dict] = {}
         self.parameters: list[str] = []
         self.dirty = False
@@ -487,7 +491,8 @@ class _Store:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        frame = pd.DataFrame([{_KEY: k, **row} for k, row in self.rows.items()])
+        rows = sorted(self.rows.items(), key=lambda kv: self.rank.get(kv[0], len(self.rank)))  # stable
+        frame = pd.DataFrame([{_KEY: k, **row} for k, row in rows])
         table = pa.Table.from_pandas(frame, preserve_index=False)
         meta = dict(table.schema.metadata or {})
         meta[_META] = json.dumps({**self.meta, "parameters": self.parameters}).encode()
@@ -557,7 +562,8 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
 
     keys = [point_key(p) for p in points]
     seeds = {k: point_seed(p, seed) for k, p in zip(keys, points)} if gets_seed else {}
-    store = None if results is None else _Store(results, {"function": _name(fn), "code": _code(fn), "seed": seed})
+    store = None if results is None else _Store(results, {"function": _name(fn), "code": _code(fn), "seed": seed},
+                                                   keys)
     done: dict[str, tuple[dict | None, str | None]] = {}
     pending = []
     for key, p in zip(keys, points):

@@ -155,6 +155,28 @@ def test_resume_skips_finished_points(tmp_path):
         sweep(Calls(), grid, seed=6, workers=1, results=path)
 
 
+def last_to_finish(a, flag_dir):
+    """Point a=1 waits until a=3 is done, so two workers finish the points 2, 3, 1."""
+    import pathlib
+    import time
+
+    flags = pathlib.Path(flag_dir)
+    if a == 1:
+        deadline = time.monotonic() + 120.0
+        while not (flags / "3").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    (flags / str(a)).write_text(str(time.monotonic_ns()))
+    return {"a2": a * a}
+
+
+def test_the_results_file_is_in_grid_order_whatever_finishes_first(tmp_path):
+    path = tmp_path / "r.parquet"
+    table = sweep(last_to_finish, {"a": [1, 2, 3], "flag_dir": [str(tmp_path)]}, workers=2, results=path)
+    finished = sorted((1, 2, 3), key=lambda a: int((tmp_path / str(a)).read_text()))
+    assert finished == [2, 3, 1]  # the workers did finish out of grid order
+    assert list(pd.read_parquet(path)["a"]) == [1, 2, 3] == list(table.index.get_level_values("a"))
+
+
 def flaky(a, seed):
     if a == 2:
         raise ValueError("a must not be 2")
