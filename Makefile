@@ -42,7 +42,7 @@ book: $(STAMP)
 	@# The execution cache keys on chapter text only: drop it when the engine has changed since.
 	@if [ -f $(BUILD_ENV) ] && [ -n "$$(find flashlab book/_ext -name '*.py' -newer $(BUILD_ENV))" ]; then \
 		echo "flashlab changed since the last build: re-executing every chapter"; rm -rf _build/.jupyter_cache _build/.doctrees _build/jupyter_execute; fi
-	$(BIN)/jupyter-book build . --warningiserror --keep-going
+	FLASHLAB_COMPILE_NOTICE=0 $(BIN)/jupyter-book build . --warningiserror --keep-going
 	@echo "Open file://$(CURDIR)/_build/html/index.html"
 
 # The student edition: no solutions in its pages, sources, notebooks or search index. It runs no
@@ -50,7 +50,7 @@ book: $(STAMP)
 STUDENT := _build/student
 book-student: book
 	rm -rf $(STUDENT)
-	FLASHLAB_EDITION=student $(BIN)/jupyter-book build . --path-output $(STUDENT) --warningiserror --keep-going
+	FLASHLAB_EDITION=student FLASHLAB_COMPILE_NOTICE=0 $(BIN)/jupyter-book build . --path-output $(STUDENT) --warningiserror --keep-going
 	@echo "Open file://$(CURDIR)/$(STUDENT)/_build/html/index.html"
 
 # The print edition: the built pages printed by headless chromium into one PDF with an outline.

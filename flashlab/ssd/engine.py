@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from tqdm.auto import tqdm
 
+from flashlab._compile_notice import compile_notice
 from flashlab._heap import new_heap
 from flashlab._validate import (check_array, check_bool, check_choice, check_int, check_int_array, check_memory,
                                 check_real, check_seed, plain_fields, quote)
@@ -59,6 +60,9 @@ def _arrays(n, fields, dtype, fill=0):
 #: the most host I/Os :func:`run_members` takes beyond its requests (host I/Os with no request).
 MAX_REQUESTS = 10**7
 GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
+#: What the drive engine's first call compiles, and its cold compile, CPU seconds
+#: (``benchmarks/bench_compile.py``), said once while it happens (:mod:`flashlab._compile_notice`).
+COMPILING = ("the drive engine", 120.0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -435,7 +439,7 @@ class Engine:
             self.loop.to_issue[0] = min(self.host_qd, n)  # issued by the first run_events
         show = sys.stderr.isatty() if progress is None else bool(progress)
         step = max(1, n // 100) if show else n
-        with tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
+        with compile_notice(*COMPILING), tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
             done = 0
             while done < n:
                 new = int(K.run_events(e, min(n, done + step), math.inf))
@@ -443,10 +447,10 @@ class Engine:
                 if new == done or self.loop.err[0] != K.ERR_NONE:
                     break  # no more events (stalled) or an error
                 done = new
-        if (self.drain or self.cache.on.any()) and done == n and self.loop.err[0] == K.ERR_NONE:
-            # no host I/O is left to complete: run until the events run out (requests done after
-            # their host I/O; with the power on, the drives' caches destage what they still hold)
-            K.run_events(e, n + 1, math.inf)
+            if (self.drain or self.cache.on.any()) and done == n and self.loop.err[0] == K.ERR_NONE:
+                # no host I/O is left to complete: run until the events run out (requests done after
+                # their host I/O; with the power on, the drives' caches destage what they still hold)
+                K.run_events(e, n + 1, math.inf)
 
     def step(self, done: int, until: float = math.inf) -> int:
         """Process events until ``done`` host I/Os are done, the next event is at ``until`` (us)
@@ -473,7 +477,8 @@ class Engine:
         until = _check_until(until, float(self.loop.now[0]))
         entry = getattr(self, "_entry", None)
         if entry is None:
-            n = int(K.run_events(self.state, done, until))
+            with compile_notice(*COMPILING):
+                n = int(K.run_events(self.state, done, until))
             from numba import typeof
             cres = K.run_events.overloads.get((typeof(self.state), typeof(done), typeof(until)))
             self._entry = cres.entry_point if cres is not None else K.run_events
