@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from html import unescape
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import nbformat
 import pytest
 import yaml
 
@@ -50,9 +50,10 @@ def test_each_chapter_links_binder_and_colab_as_they_expect(book_html):
         assert (ROOT / "chapters" / f"{page.stem}.md").exists()
         c = urlsplit(colab[0])
         assert c.path == f"/github/{org}/{name}/blob/{branch}/notebooks/{page.stem}.ipynb" and not c.query, colab[0]
-        notebook = json.loads((ROOT / "notebooks" / f"{page.stem}.ipynb").read_text(encoding="utf-8"))
+        # nbformat reads a cell's source as one string, however the file stored it (lines or text)
+        notebook = nbformat.read(ROOT / "notebooks" / f"{page.stem}.ipynb", as_version=4)
         assert "flashlab-install" in notebook["cells"][0]["metadata"]["tags"]
-        download = json.loads((book_html / "_sources" / "chapters" / f"{page.stem}.ipynb").read_text(encoding="utf-8"))
+        download = nbformat.read(book_html / "_sources" / "chapters" / f"{page.stem}.ipynb", as_version=4)
         assert download["cells"][0]["source"] == notebook["cells"][0]["source"], f"{page.name}: download lacks install cell"
     for page in (book_html / "book").glob("*.html"):  # front and back matter run nothing
         assert not any("colab.research" in u for u in _links(page.read_text(encoding="utf-8"))), page.name

@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import CHROMIUM
-
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.book
 
 
-def test_print_edition_has_every_page_an_outline_and_no_controls(book_html, tmp_path):
+def test_print_edition_has_every_page_an_outline_and_no_controls(browser, book_html, tmp_path):
     from pypdf import PdfReader
 
     sys.path.insert(0, str(ROOT / "tools"))
@@ -24,7 +22,7 @@ def test_print_edition_has_every_page_an_outline_and_no_controls(book_html, tmp_
     finally:
         sys.path.pop(0)
     out = tmp_path / "flashlab.pdf"
-    printed = print_pdf.print_book(book_html, out, CHROMIUM)
+    printed = print_pdf.print_book(book_html, out, browser=browser)
     reader = PdfReader(out)
     docs = print_pdf.toc_pages()
     assert len(printed) == len(docs)

@@ -54,3 +54,21 @@ def test_check_catches_category10():
     problems = too_close(Category10_10, MIN_CVD_DISTANCE)
     assert any("deuteranopia" in p and "#2ca02c (#2)" in p and "#d62728 (#3)" in p for p in problems), problems
     assert any("protanopia" in p and "#1f77b4 (#0)" in p and "#9467bd (#4)" in p for p in problems), problems
+
+
+def test_words_coloured_by_series_are_readable_on_both_pages():
+    """Summaries colour a page type's name as its series: on white, the palette's orange, sky
+    blue and green fall to 2.3-3.4:1 (axe flagged them); text_colour's values reach 4.5:1 on the
+    light page and on the dark one, and the book's style sheet defines every variable it uses."""
+    from flashlab.viz.style import (DARK_PAGE, LIGHT_PAGE, PALETTE, TEXT_CONTRAST, contrast, readable,
+                                    series_text_css, text_colour)
+
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast(PALETTE[1], LIGHT_PAGE) < TEXT_CONTRAST  # the orange as drawn: too light for text
+    css = series_text_css()
+    for colour in PALETTE:
+        for page in (LIGHT_PAGE, DARK_PAGE):
+            assert contrast(readable(colour, page), page) >= TEXT_CONTRAST, (colour, page)
+        var = text_colour(colour)[len("var("):].split(",")[0]
+        assert css.count(f"{var}:") == 2, var  # light and dark
+        assert text_colour(colour).endswith(f", {readable(colour, LIGHT_PAGE)})")

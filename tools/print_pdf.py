@@ -42,30 +42,44 @@ def toc_pages(root: Path = ROOT) -> list[str]:
     return pages
 
 
-def print_book(html: Path, out: Path, chromium: str = "/usr/bin/chromium") -> list[tuple[str, int]]:
-    """Print the book in ``html`` to ``out``; returns (title, first page index) per book page."""
+def print_book(html: Path, out: Path, chromium: str = "/usr/bin/chromium", *, browser=None) -> list[tuple[str, int]]:
+    """Print the book in ``html`` to ``out``; returns (title, first page index) per book page.
+
+    ``browser``: a Playwright browser to print with (a test's, already running: Playwright's sync
+    API cannot start a second one inside it); None launches ``chromium`` for the call.
+    """
+    if browser is not None:
+        return _print_with(browser, html, out)
     from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            return _print_with(launched, html, out)
+        finally:
+            launched.close()
+
+
+def _print_with(browser, html: Path, out: Path) -> list[tuple[str, int]]:
     from pypdf import PdfReader, PdfWriter
 
     writer, outline = PdfWriter(), []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
-        page.emulate_media(media="print")
-        for doc in toc_pages():
-            path = html / f"{doc}.html"
-            page.goto(path.resolve().as_uri(), wait_until="load")
-            if page.locator(".flashlab-explorable").count():
-                page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0", timeout=60_000)
-                page.wait_for_timeout(1500)  # every figure laid out at the print width, and drawn
-            title = page.locator("main h1").first.inner_text().replace("#", "").strip()
-            pdf = page.pdf(format="A4", print_background=False, outline=False,
-                           margin={"top": "15mm", "bottom": "15mm", "left": "15mm", "right": "15mm"})
-            start = len(writer.pages)
-            for p in PdfReader(io.BytesIO(pdf)).pages:
-                writer.add_page(p)
-            outline.append((title, start))
-        browser.close()
+    page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    page.emulate_media(media="print")
+    for doc in toc_pages():
+        path = html / f"{doc}.html"
+        page.goto(path.resolve().as_uri(), wait_until="load")
+        if page.locator(".flashlab-explorable").count():
+            page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0", timeout=60_000)
+            page.wait_for_timeout(1500)  # every figure laid out at the print width, and drawn
+        title = page.locator("main h1").first.inner_text().replace("#", "").strip()
+        pdf = page.pdf(format="A4", print_background=False, outline=False,
+                       margin={"top": "15mm", "bottom": "15mm", "left": "15mm", "right": "15mm"})
+        start = len(writer.pages)
+        for p in PdfReader(io.BytesIO(pdf)).pages:
+            writer.add_page(p)
+        outline.append((title, start))
+    page.close()
     for title, start in outline:
         writer.add_outline_item(title, start)
     writer.add_metadata({"/Title": "flashlab: NAND flash, from the cell to the array"})

@@ -145,7 +145,15 @@ def _ipynb_download(app, pagename, templatename, context, doctree):
 
 
 def _page_context(app, pagename, templatename, context, doctree):
+    from flashlab.viz.style import series_text_css
+
     context["default_mode"] = "light"
+    # the colours of words that name a series (flashlab.viz.style.text_colour), light and dark
+    context["metatags"] = context.get("metatags", "") + f"\n<style>{series_text_css()}</style>"
+    # docutils marks a bibliography's entries doc-biblioentry (a DPUB role ARIA 1.2 deprecates)
+    # inside role="list", which needs listitem children: screen readers then skip the entries
+    if "body" in context:
+        context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
 
     def is_thebe(js) -> bool:
         return "thebe" in f"{getattr(js, 'filename', '')} {getattr(js, 'attributes', {}).get('body', '')}"
