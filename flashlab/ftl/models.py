@@ -68,10 +68,13 @@ def wa_hot_cold(op: float, hot_fraction: float, hot_share: float, pages_per_bloc
     r = check_real("hot_share", hot_share, 0.0, 1.0)
     check_int("pages_per_block", pages_per_block, 1, 2**31 - 1)
 
+    def pool(spare_share, lba_share):
+        # a pool's own op, held inside wa_greedy's range: past 1e6 its WA is 1 to within 1e-6, and
+        # below 1e-9 it is already far above any split the search keeps
+        return float(wa_greedy(min(max(spare_share * op / lba_share, 1e-9), 1e6), pages_per_block))
+
     def wa(x):
-        hot = r * float(wa_greedy(max(x, 1e-12) * op / f, pages_per_block))
-        cold = (1.0 - r) * float(wa_greedy(max(1.0 - x, 1e-12) * op / (1.0 - f), pages_per_block))
-        return hot + cold
+        return r * pool(x, f) + (1.0 - r) * pool(1.0 - x, 1.0 - f)
 
     if hot_spare is not None:
         x = check_real("hot_spare", hot_spare, 0.0, 1.0, lo_open=True, hi_open=True)

@@ -405,7 +405,7 @@ ROWS = ("host read", "plane 0")
 @lru_cache(maxsize=512)
 def read_behind_point(operation: str, suspend: bool, arrival_us: float, timing: str = "mlc"):
     """``nand_timeline`` of one operation on plane 0 at t = 0 and a lower-page read of the same
-    plane arriving at ``arrival_us``; returns (timeline, unloaded read latency)."""
+    plane arriving at ``arrival_us``; returns (timeline, unloaded read latency, config)."""
     kind, ptype = OPERATIONS[operation]
     config = SsdConfig(gc="off", suspend=suspend, timing=timing)
     tl = nand_timeline([(0.0, kind, 0, ptype), (float(arrival_us), "read", 0, 0)], config)
