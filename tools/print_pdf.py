@@ -81,7 +81,7 @@ def _print_with(browser, html: Path, out: Path) -> list[tuple[str, int]]:
         outline.append((title, start))
     page.close()
     for title, start in outline:
-        writer.add_outline_item(title, start)
+        writer.add_outline_item(title=title, page_number=start)
     writer.add_metadata({"/Title": "flashlab: NAND flash, from the cell to the array"})
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "wb") as f:
