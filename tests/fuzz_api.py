@@ -46,7 +46,7 @@ RECORDS = {
     "cell.ReadRetryResult", "cell.VthComparison", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
-    "db.FlushResult",
+    "db.FlushResult", "ssd.SlcPlateaus",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "quiz.Problem",
 }
 
@@ -443,6 +443,18 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"gen": 3, "lanes": 4, "efficiency": 0.9, "command_overhead_us": 0.1, "max_qd": 256}), "ssd")
     add("ssd.Controller", S.Controller, dataclass_params(S.Controller(cores=4, command_us=8.0, ecc_decode_us=3.0)),
         "ssd")
+    add("ssd.SlcCache", S.SlcCache, dataclass_params(S.SlcCache(blocks_per_plane=2, t_prog_us=200.0, t_read_us=25.0),
+                                                     t_prog_us=Param("opt_real", 200.0),
+                                                     t_read_us=Param("opt_real", 25.0)), "ssd")
+    slc = S.SlcCache(blocks_per_plane=2)
+    add("ssd.SlcCache.prog_us", slc.prog_us, params({"timing": D.timing_preset("tlc")}), "ssd")
+    add("ssd.SlcCache.read_us", slc.read_us, params({"timing": D.timing_preset("tlc")}), "ssd")
+    slc_drive = S.SsdConfig(geometry=S.ssd_geometry(2**22, 1.0, channels=2, dies_per_channel=1, planes_per_die=2,
+                                                    pages_per_block=48), timing="tlc")
+    add("ssd.slc_write_plateaus", S.slc_write_plateaus,
+        params({"config": slc_drive, "cache": S.SlcCache(blocks_per_plane=1)}), "ssd")
+    add("ssd.SlcPlateaus.seconds_to_write", S.slc_write_plateaus(slc_drive, S.SlcCache(blocks_per_plane=1)).seconds_to_write,
+        params({"nbytes": 2**20}), "ssd")
     load = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.3))
     add("ssd.HostLoad", S.HostLoad, dataclass_params(S.HostLoad(qd=4, rate_iops=1e4),
                                                      rate_iops=Param("opt_real", 1e4)), "ssd")

@@ -9,6 +9,7 @@ from flashlab.ssd._kernels import OP_FLUSH, OP_FUA
 from flashlab.ssd.frontend import Controller, HostInterface
 from flashlab.ssd.engine import MembersResult, ServiceMember, run_members
 from flashlab.ssd.power import PowerLoss
+from flashlab.ssd.slc import SlcCache, SlcPlateaus, slc_write_plateaus
 from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturation
 from flashlab.ssd.sim import (
     HostLoad,
@@ -25,5 +26,5 @@ from flashlab.ssd.sim import (
 
 __all__ = [
     "Controller", "HostInterface", "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
-    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "simulate_io", "ssd_geometry", "steady_state", "supported_percentile", "write_saturation",
+    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "SlcCache", "SlcPlateaus", "simulate_io", "slc_write_plateaus", "ssd_geometry", "steady_state", "supported_percentile", "write_saturation",
 ]

@@ -591,15 +591,25 @@ def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> flo
     check_instance("config", config, SsdConfig)
     g = config.geometry
     size = g.page_size if write_size is None else check_int("write_size", write_size, 1, 2**40)
-    per_channel = config.array_units // g.channels
-    s = config.program_slots
-    sx = s * config.transfer_us
-    if config.one_shot:
-        t_prog = config.timing.t_prog_one_shot_us
-    else:
-        t_prog = float(page_type_shares(config) @ np.asarray(config.timing.t_prog_us))
-    pages_per_us = g.channels * s * min(per_channel / (sx + t_prog), 1.0 / sx)
+    pages_per_us = _pipeline_slots_per_us(config, config.program_slots, _native_prog_us(config))
     return pages_per_us * 1e6 * g.page_size / size
+
+
+def _native_prog_us(config: SsdConfig) -> float:
+    """Mean tPROG of the drive's own programs: the one-shot time, or each page type's tPROG
+    weighted by its share of a block's pages (:func:`page_type_shares`), us."""
+    if config.one_shot:
+        return config.timing.t_prog_one_shot_us
+    return float(page_type_shares(config) @ np.asarray(config.timing.t_prog_us))
+
+
+def _pipeline_slots_per_us(config: SsdConfig, s: int, t_prog: float) -> float:
+    """Slots per microsecond the channels and units absorb when every program writes ``s``
+    slots in ``t_prog`` us (:func:`pipeline_limit_iops`)."""
+    g = config.geometry
+    per_channel = config.array_units // g.channels
+    sx = s * config.transfer_us
+    return g.channels * s * min(per_channel / (sx + t_prog), 1.0 / sx)
 
 
 def raw_program_bandwidth_mb_s(config: SsdConfig) -> float:

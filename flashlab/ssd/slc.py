@@ -1,0 +1,124 @@
+"""The SLC cache of a client TLC or QLC drive: its record and the sequential-write closed form
+the event engine's cache is to be validated against.
+
+A client drive writes host data first into blocks it programs in *SLC mode*, one bit per cell:
+such a block holds ``pages_per_block / bits_per_cell`` pages and programs each in about the time
+of the part's fastest page type. Once the cache is full, host writes go to native TLC or QLC
+blocks directly and the drive's write bandwidth falls to its direct-write rate: the cliff most
+users of consumer drives meet, long before the GC cliff. When the host is idle the drive
+*folds* the cache (copies its valid pages into native blocks and erases the SLC blocks).
+
+This module holds the cache's parameters (:class:`SlcCache`) and the closed form of a fresh
+drive's sequential write (:func:`slc_write_plateaus`): the SLC program rate until the cache's
+bytes are written, then the direct rate, each capped by the host link. The event engine does
+not model the cache yet (issue 26): :class:`SlcCache` is not a field of
+:class:`flashlab.ssd.SsdConfig`, so no run can claim a cache it does not simulate.
+
+Model (static cache): the cache is ``blocks_per_plane`` blocks of every plane, taken from the
+drive's spare blocks (its over-provisioning), as a static SLC cache is; the user capacity is
+unchanged. Dynamic caches (SLC blocks borrowed from free user space, shrinking as the drive
+fills) are left out, as are folding during host writes and the cache's own wear.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from flashlab._validate import check_instance, check_int, check_real
+from flashlab.device.timing import NandTiming
+from flashlab.ssd.sim import SsdConfig, _native_prog_us, _pipeline_slots_per_us
+
+#: Most SLC blocks per plane a cache may name (a plane of a real part has a few thousand).
+MAX_BLOCKS_PER_PLANE = 2**20
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlcCache:
+    """A static SLC cache: blocks of every plane programmed one bit per cell.
+
+    Parameters
+    ----------
+    blocks_per_plane : int in [1, MAX_BLOCKS_PER_PLANE]
+        Blocks of each plane run in SLC mode, taken from the spare blocks (over-provisioning);
+        each holds ``pages_per_block / bits_per_cell`` pages.
+    t_prog_us : float in (0, 1e7] or None, us
+        SLC-mode program time of one page. None: the drive's fastest page type's tPROG (the
+        lower page of an MLC, TLC or QLC word line is programmed to two levels, as an SLC
+        page is; Grupp et al. 2009 measure lower pages of MLC parts programming at close to
+        SLC times, ``grupp2009characterizing``).
+    t_read_us : float in (0, 1e7] or None, us
+        SLC-mode read (sense) time of one page. None: the fastest page type's tR, by the same
+        argument.
+    """
+
+    blocks_per_plane: int
+    t_prog_us: float | None = None
+    t_read_us: float | None = None
+
+    def __post_init__(self):
+        check_int("blocks_per_plane", self.blocks_per_plane, 1, MAX_BLOCKS_PER_PLANE)
+        for name in ("t_prog_us", "t_read_us"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, check_real(name, value, 0.0, 1e7, lo_open=True))
+
+    def prog_us(self, timing) -> float:
+        """SLC program time on a part of ``timing`` (a NandTiming), us."""
+        check_instance("timing", timing, NandTiming)
+        return min(timing.t_prog_us) if self.t_prog_us is None else self.t_prog_us
+
+    def read_us(self, timing) -> float:
+        """SLC read time on a part of ``timing`` (a NandTiming), us."""
+        check_instance("timing", timing, NandTiming)
+        return min(timing.t_read_us) if self.t_read_us is None else self.t_read_us
+
+
+@dataclass(frozen=True)
+class SlcPlateaus:
+    """A fresh drive's sequential write with an SLC cache, in closed form.
+
+    ``knee_bytes``: host bytes the cache absorbs; ``slc_mb_s``: write bandwidth until then;
+    ``direct_mb_s``: after (native TLC/QLC programs). MB/s = bytes per microsecond.
+    """
+
+    knee_bytes: int
+    slc_mb_s: float
+    direct_mb_s: float
+
+    def seconds_to_write(self, nbytes: int) -> float:
+        """Seconds a fresh drive takes to write ``nbytes`` (an int in [0, 2**62]) sequentially
+        (no folding while the host writes)."""
+        nbytes = check_int("nbytes", nbytes, 0, 2**62)
+        fast = min(nbytes, self.knee_bytes)
+        return (fast / self.slc_mb_s + (nbytes - fast) / self.direct_mb_s) / 1e6
+
+
+def slc_write_plateaus(config, cache: SlcCache) -> SlcPlateaus:
+    """Closed form of a fresh drive's sequential write with ``cache`` (no GC, no folding).
+
+    Both plateaus are the pipeline limit (:func:`flashlab.ssd.pipeline_limit_iops`) of their
+    programs, capped by the host link (``config.host``): SLC programs write one NAND page per
+    word line (no one-shot; every plane of the die with ``multi_plane``) in the cache's tPROG;
+    direct programs are the drive's own. The knee is the cache's capacity:
+    ``blocks_per_plane x planes x pages_per_block / bits_per_cell x page_size`` bytes.
+
+    Raises ValueError if a block does not hold whole SLC NAND pages, or if the cache does not
+    fit in the spare blocks above GC's reserve of ``config.gc_background`` free superblocks.
+    """
+    check_instance("config", config, SsdConfig)
+    check_instance("cache", cache, SlcCache)
+    g = config.geometry
+    bits = config.timing.bits_per_cell
+    if g.pages_per_block % (bits * config.slots):
+        raise ValueError(f"pages_per_block must hold whole SLC NAND pages, a multiple of bits_per_cell x slots "
+                         f"= {bits * config.slots}; got {g.pages_per_block}")
+    user_blocks = math.ceil(g.user_pages / (config.units * g.pages_per_block))
+    spare = g.blocks_per_plane - user_blocks - config.gc_background
+    check_int("blocks_per_plane", cache.blocks_per_plane, 1, max(spare, 0))
+    knee = cache.blocks_per_plane * config.units * (g.pages_per_block // bits) * g.page_size
+    slc_slots = config.slots * (g.planes_per_die if config.multi_plane else 1)
+    slc = _pipeline_slots_per_us(config, slc_slots, cache.prog_us(config.timing)) * g.page_size
+    direct = _pipeline_slots_per_us(config, config.program_slots, _native_prog_us(config)) * g.page_size
+    link = math.inf if config.host is None else config.host.link_mb_s
+    return SlcPlateaus(knee_bytes=knee, slc_mb_s=min(slc, link), direct_mb_s=min(direct, link))
