@@ -26,6 +26,7 @@ from flashlab._validate import (check_array, check_bool, check_choice, check_int
 from flashlab.ftl import _kernels as FK
 from flashlab.ftl.core import Ftl, state_bytes
 from flashlab.ssd import _kernels as K
+from flashlab.ssd.frontend import MAX_CORES
 
 _NSER = K.NSER
 
@@ -174,7 +175,6 @@ def _front(members, n: int, device_qd) -> K.Front:
     a member; one with a controller and no host interface has a link of no time, one with a host
     interface and no controller a controller of no time. The rings hold at most that many
     commands, and never more than the run's ``n`` requests."""
-    from flashlab.ssd.frontend import MAX_CORES
     from flashlab.ssd.sim import SsdConfig  # sim imports this module
 
     D = len(members)
