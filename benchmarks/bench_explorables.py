@@ -16,7 +16,8 @@ from flashlab.viz.database import (benchmark_mix, flush_page_size, redo_block_si
                                    smart_flash_logging, temp_tablespace)
 from flashlab.viz.explorable import apply
 from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
-from flashlab.viz.levels import bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
+from flashlab.viz.levels import bake_test, bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
+from flashlab.viz.tech import rtn_tails
 from flashlab.viz.ssd import fast_pages, preconditioning_curve, read_behind, tail_latency, write_cache
 
 TARGET_MS = 100.0
@@ -30,6 +31,8 @@ LIVE = [
     ("ch3 wear (TLC)", wear),
     ("ch3 ECC strength", ecc_strength),
     ("ch3 eMLC trade", gentle_programming_trade),
+    ("ch3 bake test", bake_test),
+    ("ch4 RTN tails", rtn_tails),
     ("ftl step a device (5 x 10 pages)", step_a_device),
     ("gc fill without GC (256 x 32)", fill_without_gc),
     ("gc WA vs op (1024 x 32)", lambda: wa_vs_op(blocks=1024)),

@@ -75,7 +75,7 @@ def public_names() -> set[str]:
             names.add(f"{layer}.{n}")
             if inspect.isclass(obj):
                 for m, v in vars(obj).items():
-                    if not m.startswith("_") and inspect.isfunction(v):
+                    if not m.startswith("_") and (inspect.isfunction(v) or isinstance(v, classmethod)):
                         names.add(f"{layer}.{n}.{m}")
     return names
 
@@ -282,6 +282,21 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"dist": dist, "n_cells": 2000, "seed": 3},
                n_cells=Param("int", 2000, cap=10**5)), "cell")
     add("cell.read_retry", C.read_retry, params({"dist": dist}), "cell")
+    add("cell.rtn_rber", C.rtn_rber, params({"dist": dist, "rtn_sigma": 3.0, "refs": None, "tails": "exponential"},
+                                            refs=Param("opt_array", lambda: C.optimal_read_refs(dist), lazy=True)),
+        "cell")
+    add("cell.rtn_tail", C.rtn_tail, params({"d": [0.0, 10.0], "sigma_gauss": 5.0, "rtn_sigma": 3.0},
+                                            d="real_or_array"), "cell")
+    add("cell.rtn_pdf", C.rtn_pdf, params({"d": [-5.0, 10.0], "sigma_gauss": 5.0, "rtn_sigma": 3.0},
+                                          d="real_or_array"), "cell")
+    add("cell.acceleration_factor", C.acceleration_factor, params({"stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}),
+        "cell")
+    add("cell.equivalent_hours", C.equivalent_hours,
+        params({"hours": 100.0, "stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}), "cell")
+    add("cell.bake_hours", C.bake_hours, params({"use_hours": 8766.0, "stress_c": 85.0, "use_c": 40.0, "ea_ev": 1.1}),
+        "cell")
+    add("cell.rtn_samples", C.rtn_samples, params({"sigma_gauss": 5.0, "rtn_sigma": 3.0, "n_cells": 100, "seed": 1},
+                                                  n_cells=Param("int", 100, cap=10**4)), "cell")
     add("cell.codeword_failure_probability", C.codeword_failure_probability,
         params({"rber": [1e-3, 1e-4], "n_bits": 8000, "t": 8}, rber="real_or_array"), "cell")
     add("cell.uber", C.uber, params({"rber": 1e-3, "code": tlc.ecc}, rber="real_or_array"), "cell")
@@ -302,7 +317,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     # ---- device
     add("device.Geometry", D.Geometry, dataclass_params(geo), "device")
     dt = D.timing_preset("tlc")
-    add("device.NandTiming", D.NandTiming, dataclass_params(dt, name="text", source="text"), "device")
+    add("device.NandTiming", D.NandTiming, dataclass_params(dt, name="text", source="text",
+                                                           t_prog_one_shot_us=Param("opt_real", 4000.0)), "device")
     add("device.NandTiming.transfer_us", dt.transfer_us, params({"page_size": 4096}), "device")
     add("device.timing_preset", D.timing_preset, params({"name": "mlc"}), "device")
 
@@ -388,7 +404,17 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({**{f.name: getattr(sconf, f.name) for f in dataclasses.fields(sconf)},
                 "nand_page_size": 8192, "cache_bytes": 2**19, "power_loss_protection": False},
                timing=Param("obj", "slc", never=("plc", "", ["slc"], np.array(["slc"]))),
-               nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k"))), "ssd")
+               nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k")),
+               host=Param("opt_obj", S.HostInterface(link_mb_s=500.0)),
+               controller=Param("opt_obj", S.Controller(cores=2, command_us=5.0))), "ssd")
+    link = S.HostInterface(link_mb_s=500.0, command_overhead_us=1.0, max_qd=16, duplex=False, name="link")
+    add("ssd.HostInterface", S.HostInterface, dataclass_params(link, name="text"), "ssd")
+    add("ssd.HostInterface.sata", S.HostInterface.sata,
+        params({"gbps": 3.0, "efficiency": 0.9, "command_overhead_us": 1.0, "max_qd": 32}), "ssd")
+    add("ssd.HostInterface.pcie", S.HostInterface.pcie,
+        params({"gen": 3, "lanes": 4, "efficiency": 0.9, "command_overhead_us": 0.1, "max_qd": 256}), "ssd")
+    add("ssd.Controller", S.Controller, dataclass_params(S.Controller(cores=4, command_us=8.0, ecc_decode_us=3.0)),
+        "ssd")
     load = S.HostLoad(qd=4, workload=W.Workload(read_fraction=0.3))
     add("ssd.HostLoad", S.HostLoad, dataclass_params(S.HostLoad(qd=4, rate_iops=1e4),
                                                      rate_iops=Param("opt_real", 1e4)), "ssd")
@@ -563,16 +589,17 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                                                   (("retention_rate", "x"),), (("means", (0.0, 1.0)),),
                                                   (("retention_rate",),), ("retention_rate", 0.01), ((3, 1.0),),
                                                   [("retention_rate", 0.01)]))), "tech")
-    add("tech.cell_model", TE.cell_model, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
+    add("tech.cell_model", TE.cell_model, params({"gen": TE.MLC_2Y, "feature_nm": 25.0, "residual": 0.015},
                                                  feature_nm=Param("opt_real", 25.0)), "tech")
     add("tech.raw_coupling", TE.raw_coupling, params({"gen": TE.MLC_2Y, "feature_nm": 25.0},
                                                      feature_nm=Param("opt_real", 25.0)), "tech")
     add("tech.shrink_sweep", TE.shrink_sweep,
         params({"gen": TE.MLC_2Y, "feature_nm": [25.0, 19.0], "pe_cycles": 3000.0, "retention_days": 365.0,
-                "endurance": False}), "tech", nan_ok=True)
+                "endurance": False, "residual": 0.015}), "tech", nan_ok=True)
     pc = TE.PlanarCell(25.0)
     add("tech.PlanarCell", TE.PlanarCell, dataclass_params(pc), "tech")
     add("tech.PlanarCell.electrons_per_state", pc.electrons_per_state, params({"bits": 2}), "tech")
+    add("tech.state_spacing_units", TE.state_spacing_units, params({"bits": 3}), "tech")
     add("tech.PlanarCell.injection_sigma_v", pc.injection_sigma_v, params({"step_v": 0.1}), "tech")
     add("tech.electron_counts", TE.electron_counts,
         params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},

@@ -67,7 +67,9 @@ def test_shrink_capacitances_electrons_and_coupling_from_the_stated_formulas(see
         c_total = c_cg + EPS_OX * f * f / t_tox + 2 * EPS_OX * h
         per_volt = c_cg * 1e-18 / Q_E
         assert r["electrons_per_volt"] == pytest.approx(per_volt, rel=1e-12)
-        assert r["electrons_per_state"] == pytest.approx(per_volt * window / (2 ** a["bits"] - 1), rel=1e-12)
+        # the presets' layout: SLC the whole window; MLC/TLC states 127.5 / 63.7 units apart
+        spacing = {1: window, 2: 382.4 / 3 * 0.006, 3: 382.4 / 6 * 0.006}[a["bits"]]
+        assert r["electrons_per_state"] == pytest.approx(per_volt * spacing, rel=1e-12)
         assert r["neighbour_mv"] == pytest.approx(EPS_OX * h / c_total * a["dv"] * 1e3, rel=1e-12)
     # A shrink leaves fewer electrons per state and more coupling.
     old, new = a["rows"][a["f_old"]], a["rows"][a["f_new"]]
@@ -81,7 +83,7 @@ def _stack_by_hand(layers, decks, bits):
     top = max(90.0 + 2 * height_nm * math.tan(math.radians(0.02)), height_nm / 100.0)
     holes_per_mm2 = 1e12 / (math.sqrt(3) / 2 * (1.25 * top) ** 2)
     staircase = 2 * gates * 0.5e-3 / 4.0
-    density = bits * layers * holes_per_mm2 * 0.279 / (1 + staircase) / 1e9
+    density = bits * layers * holes_per_mm2 * 0.286 / (1 + staircase) / 1e9
     return top, density, (1 + 0.012 * gates + 0.25 * decks) / density
 
 
@@ -305,6 +307,15 @@ def test_capacity_problems_vary():
     answers = [quiz.make("capacity", s).answer for s in range(40)]
     assert {a["raid"] for a in answers} == {5, 6, 10}
     assert len({a["workload"] for a in answers}) == 3 and any(a["spares"] for a in answers)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_bake_conversion_worked_by_hand(seed):
+    a = quiz.make("bake", seed).answer
+    af = math.exp(a["ea_ev"] / 8.617333262e-5 * (1 / (a["use_c"] + 273.15) - 1 / (a["stress_c"] + 273.15)))
+    assert a["acceleration"] == pytest.approx(af, rel=1e-12)
+    assert a["years"] == pytest.approx(a["bake_hours"] * af / 8766.0, rel=1e-12)
+    assert a["bake_for_a_year_hours"] * af == pytest.approx(8766.0, rel=1e-12)
 
 
 def test_bad_topic_and_seed_name_the_parameter():

@@ -22,6 +22,7 @@ from flashlab.tech import (
     PlanarCell,
     Stack3D,
     bit_cost,
+    VOLTS_PER_UNIT,
     cell_model,
     charge_trap_distributions,
     cost_per_gb,
@@ -39,6 +40,8 @@ from flashlab.tech import (
     shrink_sweep,
     verify_overshoot,
 )
+from flashlab.tech.generations import TLC_FIT
+from flashlab.tech.planar import PROGRAMMED_SPAN_UNITS, WINDOW_UNITS
 
 NODES = np.array([120.0, 90.0, 72.0, 50.0, 35.0, 25.0, 21.0, 19.0, 16.0, 14.0])
 
@@ -50,7 +53,8 @@ def test_cell_area_is_4f2_and_25nm_mlc_holds_100_electrons():
     c = PlanarCell(25.0)
     assert c.cell_area_nm2 == pytest.approx(2500.0)
     assert c.window_electrons == pytest.approx(100.0, rel=0.01)  # shrinks_3d.md A1
-    assert c.electrons_per_state(2) == pytest.approx(33.3, rel=0.01)
+    # MLC: P1-P3 step 382.4/3 units down from the top; the erased state sits 303 units below P1
+    assert c.electrons_per_state(2) == pytest.approx(100.0 * 382.4 / 3 / 558.3, rel=0.01)
     # C_CG locally ~ F**k with k in [1, 2] (A1's admissible range)
     k = math.log(PlanarCell(26.0).c_cg_af / PlanarCell(24.0).c_cg_af) / math.log(26.0 / 24.0)
     assert 1.0 < k < 2.0
@@ -103,17 +107,49 @@ def test_verify_overshoot_follows_renewal_theory(n):
 
 def test_verify_overshoot_narrows_with_the_step():
     # the placement depends on the step, not on the electrons a state holds: a quarter-spacing
-    # step of 25 nm QLC lands within about n + 3 sqrt(n) of the level, far inside one full-spacing
+    # step of 25 nm TLC lands within about n + 3 sqrt(n) of the level, far inside one full-spacing
     # shot's 3 sqrt(S)
-    s = PlanarCell(25.0).electrons_per_state(4)
+    s = PlanarCell(25.0).electrons_per_state(3)
     tops = [np.quantile(verify_overshoot(f * s, 100_000, seed=1), 0.99865) for f in (0.5, 0.25, 0.125)]
     assert tops[0] > tops[1] > tops[2]
     assert tops[1] <= 0.25 * s + 3 * math.sqrt(0.25 * s) < 3 * math.sqrt(s)
 
 
-def test_electrons_per_state_five_bits_is_one_thirty_first_of_the_window():
+def test_state_layout_constants_are_the_tlc_fit():
+    assert WINDOW_UNITS == pytest.approx(TLC_FIT.means[-1] - TLC_FIT.means[0])
+    assert PROGRAMMED_SPAN_UNITS == pytest.approx(TLC_FIT.means[-1] - TLC_FIT.means[1])
     c = PlanarCell(40.0)
-    assert c.electrons_per_state(5) == pytest.approx(c.window_electrons / 31)
+    assert c.electrons_per_state(5) == pytest.approx(c.window_electrons * 382.4 / 31 / 558.3)
+    assert c.electrons_per_state(1) == pytest.approx(c.window_electrons)  # SLC: the whole window
+
+
+@pytest.mark.parametrize("gen, node", [(TLC_1X, 19.0), (TLC_1X, 14.0), (MLC_2Y, 21.0), (SLC_5X, 50.0),
+                                       (QLC_96L, 40.0)])
+def test_electrons_per_state_is_the_spacing_of_the_presets_state_means(gen, node):
+    # the issue-28 oracle: from the cell model's own state means, not window / (2**b - 1)
+    means = np.asarray(cell_model(gen, node if gen.planar else None).means)
+    spacing_v = (np.diff(means[1:]).mean() if gen.bits > 1 else means[1] - means[0]) * VOLTS_PER_UNIT
+    c = PlanarCell(node)
+    assert c.electrons_per_state(gen.bits) == pytest.approx(spacing_v * c.electrons_per_volt, rel=0.002)
+
+
+def test_tlc_at_19_nm_has_eight_electrons_between_states():
+    # issue 28's hand count: 63.7 units x 6 mV x C_CG(19 nm)/q = 7.95 (the window / 7 gave 11.6)
+    assert PlanarCell(19.0).electrons_per_state(3) == pytest.approx(7.95, abs=0.05)
+
+
+def test_interference_residual_is_a_choice_that_keeps_the_calibration():
+    # any residual the calibrated width admits leaves the calibration node's totals unchanged
+    # and widens the shrunk cell more the larger it is; one that does not fit is refused
+    at19 = [vth_distributions(cell_model(TLC_1X, residual=r)).sigmas for r in (0.0, 0.015, 0.1)]
+    np.testing.assert_allclose(at19[0], at19[1], rtol=1e-9)
+    np.testing.assert_allclose(at19[0], at19[2], rtol=1e-9)
+    at14 = [vth_distributions(cell_model(TLC_1X, 14.0, r)).sigmas[1] for r in (0.0, 0.015, 0.1)]
+    assert at14[0] < at14[1] < at14[2]
+    s = shrink_sweep(TLC_1X, [19.0, 14.0], 1000.0, 365.0, residual=0.1)
+    assert s.residual == 0.1 and s.coupling_ratio == pytest.approx(0.1 * s.coupling)
+    with pytest.raises(ValueError, match="residual"):
+        cell_model(TLC_1X, 14.0, residual=0.2)
 
 
 def test_self_limiting_injection_is_sub_poissonian():
@@ -185,7 +221,21 @@ def test_density_units_are_pinned_per_source():
     intel = next(p for p in DENSITY_POINTS if "PLC" in p.name)
     assert intel.unit == "binary" and intel.density_gb_mm2 == pytest.approx(23.3 * 2**30 / 1e9)
     assert 1.67 * 2**40 / 73.3 / 2**30 == pytest.approx(23.3, rel=0.01)  # binary Tb / mm² gives 23.3
-    assert 85.3e9 * 3 == pytest.approx(256e9, rel=0.001)  # Samsung 48L 256 Gb counts decimal bits
+    assert 85.3e9 * 3 == pytest.approx(256e9, rel=0.001)  # Samsung's 48L release divides decimal bits
+    # nominal capacity over area is binary: 128 Gb on 68.9 mm² is 2.00 decimal Gb/mm²
+    samsung = next(p for p in DENSITY_POINTS if "68.9" in p.name)
+    assert samsung.unit == "binary" and samsung.density_gb_mm2 == pytest.approx(128 * 2**30 / 1e9 / 68.9, rel=0.01)
+
+
+def test_array_efficiency_is_the_least_squares_fit():
+    pub = np.array([p.density_gb_mm2 for p in DENSITY_POINTS])
+    model = np.array([p.stack().density_gb_mm2 for p in DENSITY_POINTS])
+    assert np.exp(np.mean(np.log(pub / model))) == pytest.approx(1.0, abs=0.003)
+
+
+def test_patterning_double_at_19_nm_quadruple_at_16():
+    np.testing.assert_array_equal(patterning_passes([50.0, 40.0, 35.0, 20.0, 19.0, 16.0, 14.0]),
+                                  [1, 1, 2, 2, 2, 4, 4])
 
 
 def test_bit_cost_u_curve_and_decks_escape_it():

@@ -23,6 +23,7 @@ def small_config(op=0.25, capacity=64 * 2**20, **kw):
     ("tlc", 8192, 2, 1, 2, 32, False),    # 11 lower, 11 middle, 10 upper pages per block
     ("tlc", 4096, 2, 2, 1, 16, False),    # 6 / 5 / 5: the equal-weight mean was 4.7 % too slow
     ("tlc", 4096, 2, 2, 1, 16, True),     # steering balances the types: equal weights
+    ("tlc", 4096, 2, 2, 1, 48, False),    # 16 whole word lines: a third of each type
 ])
 def test_gc_off_write_iops_match_pipeline_limit(preset, page_size, channels, dies, planes, pages_per_block, steering):
     g = ssd_geometry(16 * 2**10 * page_size, 0.25, channels=channels, dies_per_channel=dies,
@@ -61,6 +62,21 @@ def test_pipeline_limit_weights_page_types_by_their_share_of_a_block():
     mlc = config("mlc")
     assert page_type_shares(mlc) == pytest.approx([0.5, 0.5])
     assert pipeline_limit_iops(mlc) == pytest.approx(4e6 / (mlc.transfer_us + (850.0 + 2300.0) / 2))
+
+
+@pytest.mark.parametrize("pages_per_block, nand_page_size", [(48, None), (1152, None), (96, 16384), (2304, 16384)])
+def test_blocks_of_whole_word_lines_hold_each_page_type_equally(pages_per_block, nand_page_size):
+    """A TLC word line holds one page of each type, so a block of whole word lines holds exactly
+    a third of each: the block-mean tPROG is the three types' mean, 2,926.5 us, and the
+    4-channel x 2-die x 2-plane drive's pipeline limit (4 KiB NAND pages) 5,444 IOPS."""
+    g = ssd_geometry(2**33, 0.25, pages_per_block=pages_per_block)  # no run: only the shares
+    cfg = SsdConfig(geometry=g, timing="tlc", nand_page_size=nand_page_size)
+    shares = page_type_shares(cfg)
+    nand_pages = pages_per_block // cfg.slots
+    assert (shares * nand_pages).tolist() == [nand_pages // 3] * 3
+    assert float(shares @ np.asarray(cfg.timing.t_prog_us)) == pytest.approx(2926.5, abs=1e-9)
+    if nand_page_size is None:
+        assert round(pipeline_limit_iops(cfg)) == 5444
 
 
 def test_channel_bound_case_is_channel_bound():

@@ -11,7 +11,7 @@ from flashlab.cell import (CAI2017_TOLERANCE_UNITS, UBER_CLIENT, EccCode, cai201
                            default_read_refs, endurance_pe_cycles, gentle_programming, optimal_read_refs,
                            rber_analytic, read_latency_us, vth_distributions)
 from flashlab.presets import MLC_2YNM, PRESETS, QLC_3D, TLC_1XNM
-from flashlab.viz.levels import (UBER_FLOOR, _clamp_refs, bits_per_cell, cai_calibration, ecc_strength,
+from flashlab.viz.levels import (UBER_FLOOR, _clamp_refs, bake_test, bits_per_cell, cai_calibration, ecc_strength,
                                  gentle_programming_trade, gray_label, read_points, wear)
 
 FACTORIES = {
@@ -20,6 +20,7 @@ FACTORIES = {
     "wear": lambda: wear(pe_values=(0, 1000), days_values=(0, 365), reads_values=(0, 1_000_000)),
     "ecc_strength": lambda: ecc_strength(t_values=(24, 40)),
     "gentle_programming_trade": lambda: gentle_programming_trade(scales=(0.5, 1.0)),
+    "bake_test": bake_test,
 }
 
 
@@ -208,3 +209,14 @@ def test_gray_label_refuses_a_state_the_cell_has_not(s):
     with pytest.raises(ValueError, match=r"s must be"):
         gray_label(cell_levels(2), s)
     assert [gray_label(cell_levels(2), k) for k in range(4)] == ["11", "01", "00", "10"]
+
+
+def test_bake_test_data_come_from_the_engine():
+    from flashlab.cell import equivalent_hours, worst_page_rber
+    from flashlab.presets import TLC_1XNM
+    data = bake_test().compute(bake_c=100.0, ea=0.8)
+    i = int(np.argmin(np.abs(data["lines"]["hours"] - 100.0)))
+    h = data["lines"]["hours"][i]
+    assert data["lines"]["now"][i] == pytest.approx(equivalent_hours(h, 100.0, 40.0, 0.8) / 8766.0)
+    days = equivalent_hours(100.0, 100.0, 40.0, 0.8) / 24
+    assert f"{worst_page_rber(TLC_1XNM.vth, 1000.0, days):.1e}" in data["summary"]

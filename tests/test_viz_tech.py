@@ -9,13 +9,14 @@ import pytest
 from flashlab.cell import vth_distributions
 from flashlab.tech import DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, PlanarCell, Stack3D, cell_model, layer_rber, shrink_sweep
 from flashlab.tech import QLC_96L, ct_worst_rber
-from flashlab.viz.tech import MODEL_POINT, NODES, charge_trap_errors, fab_economics, shrink, stack_3d
+from flashlab.viz.tech import MODEL_POINT, NODES, charge_trap_errors, fab_economics, rtn_tails, shrink, stack_3d
 from test_viz_levels import _columns_equal
 
 FACTORIES = {
     "shrink": lambda: shrink(),
     "stack_3d": lambda: stack_3d(layer_values=(64, 176), deck_values=(1, 2)),
     "charge_trap_errors": lambda: charge_trap_errors(pe_values=(0, 1000), days_values=(0.0, 30.0)),
+    "rtn_tails": lambda: rtn_tails(),
 }
 
 
@@ -33,13 +34,13 @@ def test_static_builds_and_grid_points_differ(name):
 
 def test_shrink_data_come_from_the_engine():
     ex = shrink()
-    data = ex.compute(node=16.0, cell="MLC", days=365.0)
-    sweep = shrink_sweep(MLC_2Y, NODES, 3000.0, 365.0, endurance=True)
+    data = ex.compute(node=16.0, cell="MLC", days=365.0, residual=0.1)
+    sweep = shrink_sweep(MLC_2Y, NODES, 3000.0, 365.0, endurance=True, residual=0.1)
     np.testing.assert_allclose(data["sweep"]["rber"], sweep.worst_rber)
     np.testing.assert_allclose(data["sweep"]["life"], sweep.endurance_pe)
     np.testing.assert_allclose(data["sweep"]["electrons"], [PlanarCell(f).electrons_per_state(2) for f in NODES])
     assert data["now"]["rber"][0] == pytest.approx(sweep.worst_rber[NODES.index(16.0)])
-    d = vth_distributions(cell_model(MLC_2Y, 16.0), 3000.0, 365.0)
+    d = vth_distributions(cell_model(MLC_2Y, 16.0, 0.1), 3000.0, 365.0)
     v = data["density"]["v"]
     assert np.nanmax(data["density"]["s1"]) == pytest.approx(np.max(d.pdf(v)[1] / 4), rel=1e-6)
     assert np.isnan(data["density"]["s5"]).all()  # MLC has 4 states
@@ -80,3 +81,16 @@ def test_bit_density_model_circles_and_published_diamonds_differ_in_colour():
     assert (published.marker, model.marker) == ("diamond", "circle")
     assert model.fill_alpha == 0 and model.line_color == MODEL_POINT
     assert model.line_color not in (published.fill_color, published.line_color)
+
+
+def test_rtn_tails_data_come_from_the_engine():
+    from flashlab.cell import rtn_pdf, rtn_rber
+    from flashlab.tech import TLC_1X, VOLTS_PER_UNIT
+    data = rtn_tails().compute(node=14.0, pe=1000.0)
+    d = vth_distributions(cell_model(TLC_1X, 14.0), 1000.0)
+    lam = PlanarCell(14.0).rtn_sigma_v / VOLTS_PER_UNIT
+    v = data["curves"]["v"]
+    i = int(np.argmin(np.abs(v - d.means[3])))
+    want = sum(rtn_pdf(v[i] - m, np.sqrt(s * s - lam * lam), lam)[0] for m, s in zip(d.means, d.sigmas)) / 8
+    assert data["curves"]["expo"][i] == pytest.approx(want, rel=1e-9)
+    assert f"{rtn_rber(d, lam).rber.max():.1e}" in data["summary"]

@@ -41,4 +41,6 @@ from flashlab.cell.errors import (
     rber_monte_carlo,
     read_retry,
 )
+from flashlab.cell.rtn import rtn_pdf, rtn_rber, rtn_samples, rtn_tail
+from flashlab.cell.temperature import RETENTION_EA_EV, acceleration_factor, bake_hours, equivalent_hours
 from flashlab.cell.levels import CellLevels, NandTiming, ProgramTimes, cell_levels, program_times, read_latency_us

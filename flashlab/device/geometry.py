@@ -21,6 +21,9 @@ from flashlab._validate import check_int, check_real
 
 # The FTL maps pages with int32 indices.
 MAX_PHYSICAL_PAGES = 2**31 - 1
+#: Most pages in one FTL block: a drive's superblock (one block of every plane) of a PCIe Gen4
+#: datacenter drive holds 8 x 8 x 4 planes x 1,152 NAND pages x 4 mapping units = 1.2 M.
+MAX_PAGES_PER_BLOCK = 2**24
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,7 +34,7 @@ class Geometry:
     ----------
     channels, dies_per_channel, planes_per_die, blocks_per_plane : int >= 1
         The hierarchy above the erase block. The FTL treats all blocks as one pool.
-    pages_per_block : int in [2, 65535]
+    pages_per_block : int in [2, MAX_PAGES_PER_BLOCK]
         Pages per erase block (programs are per page, erases per block).
     page_size : int >= 512
         Bytes of user data per page (spare/OOB area not included).
@@ -51,7 +54,7 @@ class Geometry:
     def __post_init__(self):
         for name in ("channels", "dies_per_channel", "planes_per_die", "blocks_per_plane"):
             check_int(name, getattr(self, name), 1, MAX_PHYSICAL_PAGES)
-        check_int("pages_per_block", self.pages_per_block, 2, 65535)
+        check_int("pages_per_block", self.pages_per_block, 2, MAX_PAGES_PER_BLOCK)
         check_int("page_size", self.page_size, 512, 2**30)
         check_real("op", self.op, 0.0, 100.0, lo_open=True)
         if self.physical_pages > MAX_PHYSICAL_PAGES:

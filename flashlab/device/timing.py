@@ -44,6 +44,10 @@ class NandTiming:
         bytes takes ``page_size / channel_mb_s`` microseconds to cross it.
     source : str
         Where the numbers come from.
+    t_prog_one_shot_us : float > 0 or None
+        One-shot program time of a whole word line (every page type of it in one program, as
+        3D TLC and QLC parts program), microseconds; None: the part's one-shot time is not
+        given (a drive with ``one_shot`` needs it, :class:`flashlab.ssd.SsdConfig`).
     """
 
     name: str = "custom"
@@ -52,6 +56,7 @@ class NandTiming:
     t_erase_us: float = 3000.0
     channel_mb_s: float = 333.0
     source: str = ""
+    t_prog_one_shot_us: float | None = None
 
     def __post_init__(self):
         check_text("name", self.name, 1, 200)
@@ -68,6 +73,8 @@ class NandTiming:
                              f"{len(self.t_read_us)} and {len(self.t_prog_us)}")
         check_real("t_erase_us", self.t_erase_us, 0.0, 1e8, lo_open=True)
         check_real("channel_mb_s", self.channel_mb_s, 0.0, 1e6, lo_open=True)
+        if self.t_prog_one_shot_us is not None:
+            check_real("t_prog_one_shot_us", self.t_prog_one_shot_us, 0.0, 1e7, lo_open=True)
 
     @property
     def bits_per_cell(self) -> int:

@@ -22,6 +22,7 @@ from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
+from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.device.geometry import Geometry
@@ -29,7 +30,7 @@ from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.simulate import simulate
 from flashlab.ssd.sim import HostLoad, SsdConfig, simulate_io, ssd_geometry
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
-from flashlab.tech.planar import EPS_OX_AF_PER_NM, PlanarCell
+from flashlab.tech.planar import EPS_OX_AF_PER_NM, WINDOW_UNITS, PlanarCell, state_spacing_units
 
 
 @dataclass(frozen=True)
@@ -455,6 +456,7 @@ def _shrink(rng: np.random.Generator, seed: int) -> Problem:
     dv = float(rng.choice([1.0, 2.0, 3.0]))
     cells = {f: PlanarCell(float(f)) for f in (f_old, f_new)}
     c = cells[f_old]
+    spacing_v = c.window_v * state_spacing_units(bits) / WINDOW_UNITS  # the presets' state layout
     rows = {f: dict(c_cg_af=p.c_cg_af, c_tox_af=p.c_tox_af, c_fgfg_af=p.c_fgfg_af, c_total_af=p.c_total_af,
                     electrons_per_volt=p.electrons_per_volt, electrons_per_state=p.electrons_per_state(bits),
                     coupling=p.coupling, neighbour_mv=p.coupling * dv * 1e3) for f, p in cells.items()}
@@ -462,7 +464,7 @@ def _shrink(rng: np.random.Generator, seed: int) -> Problem:
         f"A planar floating-gate cell shrinks from F = {f_old} nm to {f_new} nm. Its floating gate is "
         f"{c.fg_height_nm:g} nm tall, the interpoly dielectric {c.t_ipd_nm:g} nm and the tunnel oxide "
         f"{c.t_tox_nm:g} nm thick (equivalent SiO2, e = {EPS_OX_AF_PER_NM:.4f} aF/nm), none of which "
-        f"shrink, and the Vth window from erased to the top state stays {c.window_v:.2f} V. Parallel "
+        f"shrink, and adjacent states of a {bits}-bit cell stay {spacing_v:.3f} V apart. Parallel "
         "plates: C_CG = e F (F + 2h) / t_ipd (the control gate wraps the top and both sides), "
         "C_tox = e F^2 / t_tox, one bit-line neighbour C_FG-FG = e h (a sidewall F x h across a gap "
         "F), and C_total = C_CG + C_tox + 2 C_FG-FG.\n\n"
@@ -477,7 +479,7 @@ def _shrink(rng: np.random.Generator, seed: int) -> Problem:
             f"F = {f} nm: C_CG = {r['c_cg_af']:.3f} aF, C_tox = {r['c_tox_af']:.3f} aF, C_FG-FG = "
             f"{r['c_fgfg_af']:.3f} aF, C_total = {r['c_total_af']:.3f} aF;\n"
             f"  (a) C_CG / q = {r['electrons_per_volt']:.1f} electrons per volt; {r['electrons_per_volt']:.1f} x "
-            f"{c.window_v:.2f} V / {2**bits - 1} = {r['electrons_per_state']:.1f} electrons between states;\n"
+            f"{spacing_v:.3f} V = {r['electrons_per_state']:.1f} electrons between states;\n"
             f"  (b) coupling {r['coupling']:.4f}, so {dv:g} V on the neighbour moves the cell "
             f"{r['neighbour_mv']:.0f} mV."
         )
@@ -636,9 +638,42 @@ def _capacity(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("capacity", seed, text, answer, working)
 
 
+# -------------------------------------------------------------------------------- bake
+def _bake(rng: np.random.Generator, seed: int) -> Problem:
+    stress = float(rng.choice([70.0, 85.0, 100.0, 125.0]))
+    use = float(rng.choice([25.0, 30.0, 40.0, 55.0]))
+    bake_h = float(rng.choice([24.0, 48.0, 96.0, 168.0, 500.0]))
+    ea = float(rng.choice([0.6, 0.8, 1.1]))
+    af = acceleration_factor(stress, use, ea)
+    years = equivalent_hours(bake_h, stress, use, ea) / 8766.0
+    need = bake_hours(8766.0, stress, use, ea)
+    text = (
+        f"A retention test bakes a block for {bake_h:g} hours at {stress:g} C. Assume the charge loss is "
+        f"thermally activated with an activation energy of {ea:g} eV (Boltzmann's constant 8.617e-5 eV/K, "
+        "0 C = 273.15 K), so that an hour at T_s stands for AF = exp(Ea/k (1/T_u - 1/T_s)) hours at T_u.\n\n"
+        f"(a) What is the acceleration factor from {stress:g} C to a use temperature of {use:g} C?\n"
+        f"(b) How many years at {use:g} C does the bake stand for (8,766 hours a year)?\n"
+        f"(c) How long a bake at {stress:g} C would stand for one year at {use:g} C?"
+    )
+    inv = 1.0 / (use + 273.15) - 1.0 / (stress + 273.15)
+    working = (
+        f"(a) 1/{use + 273.15:.2f} K - 1/{stress + 273.15:.2f} K = {inv:.4e} /K; x {ea:g} / 8.617e-5 = "
+        f"{ea / 8.617333262e-5 * inv:.3f}; AF = e^{ea / 8.617333262e-5 * inv:.3f} = {af:,.1f} "
+        "(flashlab.cell.acceleration_factor).\n"
+        f"(b) {bake_h:g} h x {af:,.1f} = {bake_h * af:,.0f} h = {years:,.2f} years at {use:g} C.\n"
+        f"(c) 8,766 h / {af:,.1f} = {need:,.1f} hours at {stress:g} C.\n"
+        "The answer rests on the activation energy: JESD218 practice takes 1.1 eV, while Hetzler measured "
+        "SSDs accelerating far less (see the Wear chapter)."
+    )
+    answer = dict(stress_c=stress, use_c=use, bake_hours=bake_h, ea_ev=ea, acceleration=af, years=years,
+                  bake_for_a_year_hours=need)
+    return Problem("bake", seed, text, answer, working)
+
+
 TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ispp": _ispp,
     "shrink": _shrink,
+    "bake": _bake,
     "nand3d": _nand3d,
     "ftl": _ftl,
     "gc": _gc,

@@ -6,6 +6,7 @@ the SNIA PTS write-saturation experiment. Times in microseconds, sizes in bytes.
 """
 
 from flashlab.ssd._kernels import OP_FLUSH, OP_FUA
+from flashlab.ssd.frontend import Controller, HostInterface
 from flashlab.ssd.engine import MembersResult, ServiceMember, run_members
 from flashlab.ssd.power import PowerLoss
 from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturation
@@ -22,6 +23,6 @@ from flashlab.ssd.sim import (
 )
 
 __all__ = [
-    "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
+    "Controller", "HostInterface", "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
     "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
 ]

@@ -27,10 +27,11 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
               order) indexed by source:
               source ``u`` is unit ``u``'s array operation (or disk access), source
               ``n_units + c`` is channel ``c``'s transfer, source ``n_units + n_channels + d``
-              device ``d``'s next cache acknowledgement. Each source has at most one pending
+              device ``d``'s next cache acknowledgement, then each device's two front rings
+              (``Front``, :func:`_front_src`). Each source has at most one pending
               event (a unit runs one operation; a suspended one's event is *removed*;
               acknowledgements leave in order, only the oldest is scheduled), so the heap never
-              holds more than ``n_units + n_channels + n_devices`` events: its size.
+              holds more than ``n_units + n_channels + 3 n_devices`` events: its size.
 ``Requests``  per member request ``i``: ``op``, ``lba``, ``pages``, ``device``, its host I/O
               and ``phase``, its alternates (a read rebuilt from the rest of its stripe when
               its member is collecting garbage), pages ``left``, the ``link`` of the waiting
@@ -54,6 +55,16 @@ allocate nothing and run without numba's runtime, ``_nrt=False``):
 ``Cache``     per device, the DRAM write cache: capacity, dirty slots, power-loss protection,
               the acknowledgement ring, a flush waiting for the cache to drain. A hard disk's
               is its RAID controller's battery-backed cache (capacity and dirty in LBAs).
+``Front``     per device, the host interface and controller in front of the NAND (flash drives
+              that have them, :mod:`flashlab.ssd.frontend`): the links' and cores' "free at"
+              times, the commands admitted, and two rings (into the back end; a read's data out
+              to the host). Its commands wait in the host in a third waiting FIFO, ``W_FRONT``.
+
+Programs of several NAND pages (``Devices.slots`` slots): with one-shot programming a unit
+programs a word line's pages (one of each type) at once, and with multi-plane operations a unit
+is a die whose planes program the same page (or word line) of each at once; the superblock then
+stripes groups of ``slots`` slots over the units, and everything said below of a NAND page's
+slots holds for such a program's. A slot's type comes from its word line (``_choose_type``).
 
 NAND pages of several slots: the FTL maps slots (host units of ``page_size``); the ``slots``
 consecutive slots of a NAND page sit on one unit, each crosses the channel as its own
@@ -205,8 +216,9 @@ K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED =
 Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
 IDLE, WAITCH, XFER, ARRAY = _codes(*range(4))
-# waiting-request FIFOs of a device
-W_READ, W_WRITE = _codes(0, 1)
+# waiting-request FIFOs of a device (W_FRONT: commands waiting in the host for the host
+# interface, drives with a Front)
+W_READ, W_WRITE, W_FRONT = _codes(0, 1, 2)
 # gc modes, schedulers, foreground policies
 GC_OFF, GC_FG, GC_BG = _codes(0, 1, 2)
 SCHED_FIFO, SCHED_READ = _codes(0, 1)
@@ -235,7 +247,11 @@ class Devices(NamedTuple):
     n_chans: np.ndarray
     page0: np.ndarray         # offset of its physical pages in Engine.ptype
     ppbs: np.ndarray          # pages (slots) per superblock (FTL block)
-    slots: np.ndarray         # FTL pages (host units, "slots") per NAND page program
+    slots: np.ndarray         # FTL pages (host units, "slots") per NAND program of a unit: a NAND
+                              # page's; with one-shot programming a word line's (x bits); with
+                              # multi-plane programming (a unit is a die) every plane's (x planes)
+    page_slots: np.ndarray    # slots per NAND page (a page type each)
+    wl_pages: np.ndarray      # NAND pages of a word line one program writes (bits with one-shot, else 1)
     bits: np.ndarray          # bits per cell = page types
     order: np.ndarray         # (D, MAX_BITS) page types, fastest program first
     slack: np.ndarray         # steering slack, programs
@@ -253,10 +269,11 @@ class Devices(NamedTuple):
     t_prog: np.ndarray        # (D, MAX_BITS) tPROG per page type, us
     t_erase: np.ndarray       # tBERS, us
     t_resume: np.ndarray      # added to a suspended operation when it resumes, us
+    front: np.ndarray         # 1: its commands cross a host interface and controller first (Front)
     inflight: np.ndarray      # requests inside the device
     waiting: np.ndarray       # requests in its waiting FIFOs
-    wait_head: np.ndarray     # (D, 2) first waiting request (W_READ, W_WRITE), -1 if none
-    wait_tail: np.ndarray     # (D, 2) last waiting request
+    wait_head: np.ndarray     # (D, 3) first waiting request (W_READ, W_WRITE, W_FRONT), -1 if none
+    wait_tail: np.ndarray     # (D, 3) last waiting request
     stalled: np.ndarray       # its next write found the write gate shut, and nothing has happened
                               # on the device since: dispatching it again would do nothing
     fg: np.ndarray            # GC is foreground now
@@ -451,6 +468,37 @@ class Cache(NamedTuple):
     tail: np.ndarray
 
 
+class Front(NamedTuple):
+    """Per device ``d``: the host interface and controller in front of the NAND back end
+    (:mod:`flashlab.ssd.frontend`; ``on`` 0: none, a request enters the back end when issued).
+    Both are FIFO servers of fixed service times, so each is its "free at" time: a command
+    admitted at ``now`` crosses the link from ``max(now, link_in)``, then takes the first core
+    free; its times to enter the back end rise with admission order, as do the times a read's
+    data leaves over the link, so each path is a ring of (request, time) leaving in order, with
+    one heap event (the oldest) per ring, like the write cache's acknowledgements."""
+    on: np.ndarray
+    max_qd: np.ndarray        # most commands admitted and not yet completed
+    t_command: np.ndarray     # link time of a command's protocol exchange, us
+    us_per_byte: np.ndarray   # link time of a byte of data, us
+    duplex: np.ndarray        # 0: both directions share link_in (SATA)
+    t_core: np.ndarray        # controller time per command on one core, us
+    n_cores: np.ndarray
+    t_ecc: np.ndarray         # ECC decode added to a read served from NAND, us
+    page_bytes: np.ndarray    # bytes of one page (slot) of a request
+    link_in: np.ndarray       # the link towards the drive is free from, us
+    link_out: np.ndarray      # the link towards the host is free from, us
+    core_free: np.ndarray     # (D, MAX_CORES) each core is free from, us
+    admitted: np.ndarray      # commands admitted so far (inside: admitted - Stats.done)
+    in_req: np.ndarray        # (D, R) commands on their way to the back end
+    in_t: np.ndarray          # (D, R) when each enters it, us
+    in_head: np.ndarray
+    in_tail: np.ndarray
+    out_req: np.ndarray       # (D, R) reads whose data is on its way to the host
+    out_t: np.ndarray         # (D, R) when each is done, us
+    out_head: np.ndarray
+    out_tail: np.ndarray
+
+
 class Engine(NamedTuple):
     devices: Devices
     units: Units
@@ -471,6 +519,7 @@ class Engine(NamedTuple):
                               # holds the slot's data and its program has not ended; only devices
                               # with a cache (Cache.on) touch it (else it may have one element)
     ftls: Ftls
+    front: Front
 
 
 # ---------------------------------------------------------------- event heap
@@ -756,7 +805,12 @@ def _choose_type(dev, programs, d, u, ppn, gc):
     if bits == 1:
         return 0
     if dev.steer[d] == 0:
-        return ((ppn % dev.ppbs[d]) // (dev.n_units[d] * dev.slots[d])) % bits
+        # its NAND page's index in its plane's block: the unit's programs (of dev.slots slots)
+        # follow each other, each writing wl_pages pages of a word line on every plane it spans,
+        # page_slots to a NAND page; a word line holds one page of each type, lower first
+        w = ppn % dev.ppbs[d]
+        g, ps, wl = dev.slots[d], dev.page_slots[d], dev.wl_pages[d]
+        return ((w // g // dev.n_units[d]) * wl + ((w % g) // ps) % wl) % bits
     cnt = programs
     mn = cnt[u, 0]
     for k in range(1, bits):
@@ -777,7 +831,7 @@ def _set_type(dev, programs, ptype, d, ppn, gc):
     """Record the page type of device d's new slot ppn in ``ptype`` (the Engine's): a NAND
     page's first slot chooses it (:func:`_choose_type`), its other slots share it."""
     i = dev.page0[d] + ppn
-    if dev.slots[d] > 1 and ppn % dev.slots[d] != 0:
+    if dev.page_slots[d] > 1 and ppn % dev.page_slots[d] != 0:
         ptype[i] = ptype[i - 1]
     else:
         ptype[i] = _choose_type(dev, programs, d, _unit_of(dev, d, ppn), ppn, gc)
@@ -1030,7 +1084,10 @@ def _push_req(dev, req, loop, i):
     op = req.op[i]
     d = req.device[i]
     _wake(dev, loop, d)  # an arrival may open its write gate
-    _wait_push(dev, req, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
+    w = W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ
+    if dev.front[d] != 0:
+        w = W_FRONT  # it crosses the host interface and the controller first (_front_admit)
+    _wait_push(dev, req, d, w, i)
 
 
 @_callee
@@ -1130,7 +1187,7 @@ def _on_ack(e, d):
     c.head[d] += 1
     if c.head[d] < c.tail[d]:
         _heap_push(e.heap, e.loop.err, _ack_src(e.units, e.channels, d), c.ring_t[d, c.head[d] % r])
-    _complete(e.devices, e.requests, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+    _read_done(e, d, i, False)  # a write or flush: complete; a read served by the cache: sent
     if e.devices.kind[d] == HDD and e.requests.op[i] != OP_FLUSH:
         # the data is in the controller's DRAM: destaging it to the platter may start
         _submit(e, Q_WRITE, e.devices.unit0[d], K_DISK, e.requests.lba[i], i)
@@ -1188,6 +1245,103 @@ def _pad_page(e, d):
             e.pending[e.devices.page0[d] + ppn] = 0  # nothing to serve (no L2P entry names it)
         _set_type(e.devices, e.units.programs, e.ptype, d, ppn, False)
         _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
+
+
+# ---------------------------------------------------------------- host interface and controller
+# A drive with a Front: commands wait in the host (W_FRONT) until fewer than max_qd are inside,
+# cross the link, take a controller core and enter the back end (W_READ, W_WRITE); a read's
+# data is decoded and crosses the link back before the read is complete.
+@_inline
+def _front_src(e, d, which):
+    """Heap source of device d's front ring ``which`` (0: into the back end, 1: out to the
+    host): after every unit, channel and device's acknowledgements."""
+    return e.units.device.size + e.channels.busy.size + e.devices.kind.size * (1 + which) + d
+
+
+@_inline
+def _link_book(fr, d, out, ready, dur):
+    """Book ``dur`` us of device d's link (``out``: towards the host) from ``ready`` on, after
+    what it already carries (FIFO); returns when the transfer ends. A half-duplex link (SATA)
+    carries both directions on ``link_in``."""
+    if out and fr.duplex[d] != 0:
+        end = max(ready, fr.link_out[d]) + dur
+        fr.link_out[d] = end
+    else:
+        end = max(ready, fr.link_in[d]) + dur
+        fr.link_in[d] = end
+    return end
+
+
+@_inline
+def _ring_push(ring, ring_t, head, tail, heap, err, src, d, i, t):
+    """Request i joins device d's ring at time t (times rise along a ring); the ring's oldest
+    entry is its one heap event. The ring holds at most max_qd (each entry is inside the
+    device): its size."""
+    r = ring.shape[1]
+    ring[d, tail[d] % r] = i
+    ring_t[d, tail[d] % r] = t
+    if head[d] == tail[d]:
+        _heap_push(heap, err, src, t)
+    tail[d] += 1
+
+
+@_inline
+def _front_admit(e, d):
+    """Commands waiting in the host enter device d while fewer than ``max_qd`` are inside: each
+    crosses the link (protocol time, and a write's data), then the first free controller core
+    processes it; it enters the back end when the core is done (:func:`_on_front`)."""
+    fr, dev, req = e.front, e.devices, e.requests
+    while dev.wait_head[d, W_FRONT] >= 0 and fr.admitted[d] - e.stats.done[d] < fr.max_qd[d]:
+        i = _wait_pop(dev, req, d, W_FRONT)
+        fr.admitted[d] += 1
+        op = req.op[i]
+        dur = fr.t_command[d]
+        if op == OP_WRITE or op == OP_FUA:
+            dur += req.pages[i] * fr.page_bytes[d] * fr.us_per_byte[d]
+        linked = _link_book(fr, d, False, e.loop.now[0], dur)
+        c = 0
+        for k in range(1, fr.n_cores[d]):
+            if fr.core_free[d, k] < fr.core_free[d, c]:
+                c = k
+        t = max(linked, fr.core_free[d, c]) + fr.t_core[d]
+        fr.core_free[d, c] = t
+        _ring_push(fr.in_req, fr.in_t, fr.in_head, fr.in_tail, e.heap, e.loop.err, _front_src(e, d, 0), d, i, t)
+
+
+@_inline
+def _read_done(e, d, i, nand):
+    """Request i of device d has its data (read from NAND when ``nand``): complete, or on a
+    drive with a Front (for a read), decoded (``nand`` only) and sent over the link first."""
+    fr, req = e.front, e.requests
+    op = req.op[i]
+    if fr.on[d] == 0 or (op != OP_READ and op != OP_RAW_READ):
+        _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+        return
+    ready = e.loop.now[0] + (fr.t_ecc[d] if nand else 0.0)
+    t = _link_book(fr, d, True, ready, req.pages[i] * fr.page_bytes[d] * fr.us_per_byte[d])
+    _ring_push(fr.out_req, fr.out_t, fr.out_head, fr.out_tail, e.heap, e.loop.err, _front_src(e, d, 1), d, i, t)
+
+
+@_inline
+def _on_front(e, d, which):
+    """The oldest entry of device d's front ring ``which`` is due: a command enters the back end
+    (0), or a read's data has reached the host (1)."""
+    fr = e.front
+    if which == 0:
+        ring, ring_t, head, tail = fr.in_req, fr.in_t, fr.in_head, fr.in_tail
+    else:
+        ring, ring_t, head, tail = fr.out_req, fr.out_t, fr.out_head, fr.out_tail
+    r = ring.shape[1]
+    i = ring[d, head[d] % r]
+    head[d] += 1
+    if head[d] < tail[d]:
+        _heap_push(e.heap, e.loop.err, _front_src(e, d, which), ring_t[d, head[d] % r])
+    req = e.requests
+    if which == 0:
+        op = req.op[i]
+        _wait_push(e.devices, req, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
+    else:
+        _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
 
 
 # ---------------------------------------------------------------- a host I/O arrives
@@ -1250,7 +1404,7 @@ def _dispatch(e, d):
                     # copy only passes one on), so its ring row exists and has room (_ack_later)
                     _ack_later(e.cache, e.units, e.channels, e.heap, e.loop, d, i)
                 else:
-                    _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+                    _read_done(e, d, i, False)  # unmapped: nothing to sense or decode
         else:  # raw NAND operations on a given physical page
             req.left[i] = 1
             u = _unit_of(e.devices, d, lba)
@@ -1393,6 +1547,8 @@ def _settle(e):
         while d >= 0:
             if _dispatchable(e.devices, d):
                 _dispatch(e, d)
+            if e.front.on[d] != 0:
+                _front_admit(e, d)  # after the dispatch: it may have completed some (a flush)
             d = _next_ready(loop.ready, d)
         if loop.to_issue[0] == 0 and not _any_ready(loop.ready):
             return
@@ -1436,7 +1592,7 @@ def _finish(e, u):
         req = e.requests
         req.left[ref] -= 1
         if req.left[ref] == 0:
-            _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, ref)
+            _read_done(e, d, ref, kind == K_HREAD)  # a read's data goes to the host
     elif kind == K_GREAD:
         st.gc_reads[d] += 1
         dst = job.dst[d, ref]
@@ -1561,8 +1717,15 @@ def run_events(e, stop_done, until):
                 _wake(e.devices, e.loop, e.units.device[e.channels.unit[x - n_units]])
                 done = _on_channel(e, x - n_units)
             else:
-                _wake(e.devices, e.loop, x - n_src)
-                _on_ack(e, x - n_src)
+                j = x - n_src
+                nd = e.devices.kind.size
+                if j < nd:
+                    _wake(e.devices, e.loop, j)
+                    _on_ack(e, j)
+                else:  # a front ring (_front_src)
+                    j -= nd
+                    _wake(e.devices, e.loop, j % nd)
+                    _on_front(e, j % nd, j // nd)
             if done >= 0:
                 _finish(e, done)
         due = loop.to_issue[0] > 0 or _any_ready(loop.ready)

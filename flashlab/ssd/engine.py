@@ -162,6 +162,51 @@ def _write_cache(member) -> tuple[int, int, float]:
     return 0, 0, 0.0
 
 
+def _front(members, n: int, device_qd) -> K.Front:
+    """The host interfaces and controllers of the flash members that have them, as
+    :class:`~flashlab.ssd._kernels.Front` (``on`` 0 for the others). At most the smaller of the
+    host interface's ``max_qd`` and the member's queue depth ``device_qd[d]`` commands are inside
+    a member; one with a controller and no host interface has a link of no time, one with a host
+    interface and no controller a controller of no time. The rings hold at most that many
+    commands, and never more than the run's ``n`` requests."""
+    from flashlab.ssd.frontend import MAX_CORES
+    from flashlab.ssd.sim import SsdConfig  # sim imports this module
+
+    D = len(members)
+    i64, f64 = np.int64, np.float64
+    on = np.array([int(isinstance(m, SsdConfig) and (m.host is not None or m.controller is not None))
+                   for m in members], i64)
+    qd = np.asarray(device_qd, i64).copy()
+    t_command, us_per_byte, t_core, t_ecc = (np.zeros(D, f64) for _ in range(4))
+    duplex, n_cores, page_bytes = np.ones(D, i64), np.ones(D, i64), np.zeros(D, f64)
+    for d, m in enumerate(members):
+        if not on[d]:
+            continue
+        page_bytes[d] = m.geometry.page_size
+        if m.host is not None:
+            qd[d] = min(qd[d], m.host.max_qd)
+            t_command[d] = m.host.command_overhead_us
+            us_per_byte[d] = 1.0 / m.host.link_mb_s
+            duplex[d] = int(m.host.duplex)
+        if m.controller is not None:
+            t_core[d] = m.controller.command_us
+            n_cores[d] = m.controller.cores
+            t_ecc[d] = m.controller.ecc_decode_us
+    r = max(1, min(n, int(qd[on == 1].max()) if on.any() else 1))
+    rows = D if on.any() else 1
+
+    def ring():
+        return np.zeros((rows, r), i64), np.zeros((rows, r), f64), np.zeros(D, i64), np.zeros(D, i64)
+
+    in_req, in_t, in_head, in_tail = ring()
+    out_req, out_t, out_head, out_tail = ring()
+    return K.Front(on=on, max_qd=qd, t_command=t_command, us_per_byte=us_per_byte, duplex=duplex, t_core=t_core,
+                   n_cores=n_cores, t_ecc=t_ecc, page_bytes=page_bytes, link_in=np.zeros(D, f64),
+                   link_out=np.zeros(D, f64), core_free=np.zeros((rows, MAX_CORES if on.any() else 1), f64),
+                   admitted=np.zeros(D, i64), in_req=in_req, in_t=in_t, in_head=in_head, in_tail=in_tail,
+                   out_req=out_req, out_t=out_t, out_head=out_head, out_tail=out_tail)
+
+
 def _check_until(until, now: float) -> float:
     """``until`` of :meth:`Engine.step` as a float: a real number (or inf) not before ``now``."""
     if type(until) is float and until >= now:  # the usual case, checked first: a host model steps often
@@ -208,14 +253,18 @@ class Engine:
             if max_pages < largest:
                 raise ValueError(f"max_pages must be at least the largest request, {largest} pages (request "
                                  f"{int(np.argmax(pages))}), up to {2**31 - 1}; got {max_pages}")
-        units = [m.units if isinstance(m, SsdConfig) else 1 for m in members]
+        # units of NAND work: planes, or dies with multi-plane operations (ppbs: planes' blocks)
+        units = [m.array_units if isinstance(m, SsdConfig) else 1 for m in members]
         service = np.zeros(n, np.float64)
         chans = [m.geometry.channels if isinstance(m, SsdConfig) else 0 for m in members]
-        ppbs = [m.geometry.pages_per_block * m.units if isinstance(m, SsdConfig) else 1 for m in members]
+        ppbs = [m.ftl_geometry.pages_per_block if isinstance(m, SsdConfig) else 1 for m in members]
         phys = [m.geometry.physical_pages if isinstance(m, SsdConfig) else 0 for m in members]
         U, C = sum(units), sum(chans)
         flash = [isinstance(m, SsdConfig) for m in members]
-        slots = [m.slots if f else 1 for m, f in zip(members, flash)]
+        # slots per NAND program (a word line's with one-shot programming) and per NAND page
+        slots = [m.program_slots if f else 1 for m, f in zip(members, flash)]
+        page_slots = [m.slots if f else 1 for m, f in zip(members, flash)]
+        wl_pages = [m.timing.bits_per_cell if f and m.one_shot else 1 for m, f in zip(members, flash)]
         cached = [f and m.cache_bytes > 0 for m, f in zip(members, flash)]
         # a disk behind a controller write cache: its destages queue on the disk, at most one per
         # request and per cached block
@@ -241,19 +290,24 @@ class Engine:
             kind=np.zeros(D, np.int8), unit0=np.cumsum([0] + units[:-1]).astype(i64), n_units=np.array(units, i64),
             chan0=np.cumsum([0] + chans[:-1]).astype(i64), n_chans=np.array(chans, i64),
             page0=np.cumsum([0] + phys[:-1]).astype(i64), ppbs=np.array(ppbs, i64), slots=np.array(slots, i64),
+            page_slots=np.array(page_slots, i64), wl_pages=np.array(wl_pages, i64),
             bits=np.ones(D, i64),
             order=np.zeros((D, K.MAX_BITS), i64), **_arrays(D, ("slack", "steer", "sched", "suspend", "gc",
                                                                  "fg_policy", "gc_critical", "gc_background"), i64),
             group=np.asarray(gc_group, i64), qd=np.asarray(device_qd, i64), t_xfer=np.zeros(D, f64),
             t_read=np.zeros((D, K.MAX_BITS), f64), t_prog=np.zeros((D, K.MAX_BITS), f64),
-            t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), inflight=np.zeros(D, i64),
-            waiting=np.zeros(D, i64), wait_head=np.full((D, 2), -1, i64), wait_tail=np.full((D, 2), -1, i64),
+            t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), front=np.zeros(D, i64), inflight=np.zeros(D, i64),
+            waiting=np.zeros(D, i64), wait_head=np.full((D, 3), -1, i64), wait_tail=np.full((D, 3), -1, i64),
             stalled=np.zeros(D, i64), fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
             err=np.zeros(D, i64))
         dk = _arrays(D, K.Disks._fields, f64)
         # the flash members' FTL states, built one by one and then stacked into one set of arrays
-        check_memory("members", 2 * sum(state_bytes(m.ftl_geometry) for m, f in zip(members, flash) if f),
-                     f"the FTL state of {sum(flash)} flash members (built, then stacked)")
+        ftl_bytes = 2 * sum(state_bytes(m.ftl_geometry) for m, f in zip(members, flash) if f)
+        check_memory("members", ftl_bytes, f"the FTL state of {sum(flash)} flash members (built, then stacked)")
+        # with the largest arrays besides: the operation queues (4 of 3 x U x cap), the GC job's copy
+        # lists, the page types and cache flags (a realistic superblock has ~10^6 slots)
+        check_memory("members", ftl_bytes + 4 * 3 * U * cap * 8 + 2 * D * max(ppbs) * 8 + 10 * sum(phys),
+                     f"the FTL states with the event engine's queues ({U} units x {cap} operations) and GC lists")
         ftl_states = []
         for d, m in enumerate(members):
             if isinstance(m, SsdConfig):
@@ -272,7 +326,8 @@ class Engine:
                 dv["gc_critical"][d], dv["gc_background"][d] = m.gc_critical, m.gc_background
                 dv["t_xfer"][d] = m.transfer_us
                 dv["t_read"][d, :bits] = tm.t_read_us
-                dv["t_prog"][d, :bits] = tm.t_prog_us
+                # one-shot: every program is a whole word line's, in the part's one-shot time
+                dv["t_prog"][d, :bits] = tm.t_prog_one_shot_us if m.one_shot else tm.t_prog_us
                 dv["t_erase"][d] = tm.t_erase_us
                 dv["t_resume"][d] = m.resume_overhead_us
             elif isinstance(m, HddSpec):
@@ -300,7 +355,8 @@ class Engine:
                                    wait=np.zeros((C, max(units)), i64))
         self.queues = K.Queues(*(np.zeros((3, U, cap), i64) for _ in range(4)), head=np.zeros((3, U), i64),
                                tail=np.zeros((3, U), i64), next_seq=np.zeros(1, i64))
-        H = U + C + D  # one pending event per unit, channel and device's acknowledgements at most (see _kernels)
+        # one pending event per unit, channel, device's acknowledgements and two front rings at most (see _kernels)
+        H = U + C + 3 * D
         self.heap = new_heap(H, H)
         self.requests = K.Requests(op=np.asarray(op, np.int8), lba=np.asarray(lba, i64), pages=np.asarray(pages, i64),
                                    device=np.asarray(device, i64), host=fan.host, phase=fan.phase, alt=fan.alt,
@@ -343,19 +399,22 @@ class Engine:
                              flush=np.full(D, -1, i64), ring=np.zeros((D, ring), i64), ring_t=np.zeros((D, ring), f64),
                              head=np.zeros(D, i64), tail=np.zeros(D, i64))
         self.ptype = np.zeros(max(1, sum(phys)), np.int8)
-        if precondition_fills > 0:  # pages written before the run: page type by position in the block
+        if precondition_fills > 0:  # pages written before the run: page type by word line (_choose_type)
             for d, m in enumerate(members):
                 if isinstance(m, SsdConfig):
-                    ppn = np.arange(phys[d])
+                    w = np.arange(phys[d]) % ppbs[d]
+                    g, ps, wl = slots[d], page_slots[d], wl_pages[d]
                     self.ptype[dv["page0"][d]:dv["page0"][d] + phys[d]] = (
-                        (ppn % ppbs[d]) // (units[d] * slots[d])) % dv["bits"][d]
+                        (w // g // units[d]) * wl + ((w % g) // ps) % wl) % dv["bits"][d]
         self.owner = np.full(max(1, sum(phys)) if max(slots) > 1 else 1, -1, i64)
         # as ptype, indexed page0[d] + ppn, but only by flash drives with a cache (Cache.on)
         self.pending = np.zeros(max(1, sum(phys)) if any(cached) else 1, np.int8)
         self.ftls = _stack_ftls(ftl_states)
+        self.front = _front(members, n, device_qd)
+        self.devices.front[:] = self.front.on
         self.state = K.Engine(self.devices, self.units, self.channels, self.queues, self.heap, self.requests,
                               self.hosts, self.jobs, self.groups, self.disks, self.stats, self.loop, self.cache,
-                              self.ptype, self.owner, self.pending, self.ftls)
+                              self.ptype, self.owner, self.pending, self.ftls, self.front)
 
     def run(self, progress: bool | None) -> None:
         """Run the event loop until every host I/O is done or nothing more can happen; when

@@ -4,9 +4,14 @@ The FTL of :mod:`flashlab.ftl` decides which pages are programmed, copied and er
 module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et al. FAST 2018):
 
 * **Units.** Every plane is a unit that performs one array operation at a time: read (tR of the
-  page's type), program (tPROG of its type) or erase (tBERS). Multi-plane restrictions (same
-  operation, same page offset) are ignored: planes act as independent units that share their
-  die's channel. Unit ``u`` sits on channel ``u % channels``.
+  page's type), program (tPROG of its type) or erase (tBERS). By default multi-plane
+  restrictions (same operation, same page offset) are ignored: planes act as independent units
+  that share their die's channel. With ``multi_plane`` a die is the unit, and its planes read,
+  program and erase together; with ``one_shot`` a program writes a whole word line (one page of
+  each type) in the part's one-shot time. Unit ``u`` sits on channel ``u % channels``.
+* **Host interface and controller** (``host``, ``controller``; :mod:`flashlab.ssd.frontend`):
+  a command crosses the link and a controller core before it reaches the units, and a read's
+  data is decoded and crosses the link back; at most ``host.max_qd`` commands are inside.
 * **Channels.** A page crosses its channel in ``page_size / channel_mb_s`` microseconds, one
   transfer at a time per channel: data in before a program, data out after a read. The unit is
   held during its transfer (the data sits in its page register).
@@ -60,8 +65,9 @@ import numpy as np
 from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
 from flashlab.ssd import _kernels as K
 from flashlab.ssd.engine import ERRORS, MAX_REQUESTS, Engine
+from flashlab.ssd.frontend import Controller, HostInterface
 from flashlab.ssd.power import PowerLoss, power_loss
-from flashlab.device.geometry import MAX_PHYSICAL_PAGES, Geometry
+from flashlab.device.geometry import MAX_PAGES_PER_BLOCK, MAX_PHYSICAL_PAGES, Geometry
 from flashlab.device.timing import PRESETS, NandTiming
 from flashlab.ftl.core import FtlConfig, check_capacity
 from flashlab.workload import OP_READ, OP_WRITE, Workload
@@ -119,7 +125,8 @@ class SsdConfig:
     geometry : Geometry
         Channels x dies x planes (each plane a unit) x blocks x pages of ``page_size`` bytes.
         The FTL block is a superblock of one block per unit, so ``pages_per_block x units`` must
-        be at most 65535. Default: :func:`ssd_geometry` (1 GiB user, op 0.07).
+        be at most ``MAX_PAGES_PER_BLOCK`` (2**24). Default: :func:`ssd_geometry` (1 GiB user,
+        op 0.07).
     timing : NandTiming or a preset name (``slc``, ``mlc``, ``mlc_mqsim``, ``tlc``, ``qlc``)
     scheduler : ``read_priority`` or ``fifo``
     suspend : bool
@@ -157,6 +164,27 @@ class SsdConfig:
     cache_latency_us : float in [0, 1e6]
         Admission to acknowledgement of a cached write or flush, or to the answer of a read
         served by the cache (an assumption, not a cited figure).
+    host : HostInterface or None
+        The link to the host (:mod:`flashlab.ssd.frontend`): every command crosses it (its
+        protocol time, and a write's data, towards the drive; a read's data back), and at most
+        its ``max_qd`` commands are inside the drive. None: commands and data arrive and leave
+        in no time, and the host load's queue depth is the only limit.
+    controller : Controller or None
+        Firmware cores that process every command (``command_us`` each) before it reaches the
+        NAND, and the ECC decode time added to every read served from NAND. None: no time.
+    multi_plane : bool
+        Multi-plane operations: the planes of a die act together as one unit of work. A program
+        waits until every plane's page (or word line, with ``one_shot``) has crossed the channel,
+        then one tPROG programs them all; a read senses one page (the die is busy for its tR: no
+        independent plane reads, so reads on different planes of a die wait for each other); an
+        erase erases one block on every plane in one tBERS (``erases`` counts die erases).
+        False: each plane is its own unit (fully independent planes, sharing their channel).
+    one_shot : bool
+        One-shot programming (3D TLC and QLC parts): a word line's pages (one of each type, each
+        of ``nand_page_size``) sit on one plane, cross the channel one after another, and are
+        programmed together in one ``timing.t_prog_one_shot_us``; a block must hold whole word
+        lines, and a flush or write through pads the word line. False: each NAND page is its own
+        program, in its type's tPROG. Reads are per page, in the page type's tR, either way.
     """
 
     geometry: Geometry = field(default_factory=ssd_geometry)
@@ -174,6 +202,10 @@ class SsdConfig:
     cache_bytes: int = 0
     power_loss_protection: bool = False
     cache_latency_us: float = 10.0
+    host: HostInterface | None = None
+    controller: Controller | None = None
+    multi_plane: bool = False
+    one_shot: bool = False
 
     def __post_init__(self):
         check_instance("geometry", self.geometry, Geometry)
@@ -194,7 +226,7 @@ class SsdConfig:
         check_choice("policy", self.policy, GC_POLICIES)
         check_bool("steering", self.steering)
         g = self.geometry
-        check_int("pages_per_block x units", g.pages_per_block * self.units, 2, 65535)
+        check_int("pages_per_block x units", g.pages_per_block * self.units, 2, MAX_PAGES_PER_BLOCK)
         check_capacity(self.ftl_geometry, self.ftl_config, "superblocks", "gc_background")
         if self.nand_page_size is not None:
             check_int("nand_page_size", self.nand_page_size, g.page_size, 16 * g.page_size)
@@ -210,11 +242,43 @@ class SsdConfig:
             raise ValueError(f"cache_bytes must be a multiple of the page size {g.page_size} bytes; got {self.cache_bytes}")
         check_bool("power_loss_protection", self.power_loss_protection)
         check_real("cache_latency_us", self.cache_latency_us, 0.0, 1e6)
+        if self.host is not None:
+            check_instance("host", self.host, HostInterface, "a HostInterface or None")
+        if self.controller is not None:
+            check_instance("controller", self.controller, Controller, "a Controller or None")
+        check_bool("multi_plane", self.multi_plane)
+        check_bool("one_shot", self.one_shot)
+        if self.one_shot:
+            bits = self.timing.bits_per_cell
+            if bits < 2 or self.timing.t_prog_one_shot_us is None:
+                raise ValueError(f"one_shot needs a multi-level timing with t_prog_one_shot_us (the part's one-shot "
+                                 f"word-line program time); got one_shot=True with timing {self.timing.name!r} "
+                                 f"({bits} bit(s) per cell, t_prog_one_shot_us={self.timing.t_prog_one_shot_us})")
+            if self.steering:
+                raise ValueError("steering must be False with one_shot=True: a one-shot program writes every page type "
+                                 "of a word line, so there is no type to choose; got steering=True")
+            if g.pages_per_block % self.program_slots:
+                raise ValueError(f"geometry.pages_per_block must be whole word lines with one_shot: a multiple of "
+                                 f"{self.program_slots} slots ({bits} NAND pages of {self.slots} slot(s)); got "
+                                 f"{g.pages_per_block}")
 
     @property
     def slots(self) -> int:
         """FTL pages (host units of ``geometry.page_size``) one NAND program writes."""
         return 1 if self.nand_page_size is None else self.nand_page_size // self.geometry.page_size
+
+    @property
+    def program_slots(self) -> int:
+        """Slots one NAND program writes: a NAND page's; with ``one_shot`` a word line's (one
+        NAND page of each type); with ``multi_plane`` that on every plane of the die."""
+        return (self.slots * (self.timing.bits_per_cell if self.one_shot else 1)
+                * (self.geometry.planes_per_die if self.multi_plane else 1))
+
+    @property
+    def array_units(self) -> int:
+        """Units the engine schedules NAND operations on: planes, or with ``multi_plane`` dies
+        (their planes read, program and erase together)."""
+        return self.units // (self.geometry.planes_per_die if self.multi_plane else 1)
 
     @property
     def cache_slots(self) -> int:
@@ -455,16 +519,20 @@ _INTERVAL_KEYS = ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us", *(f
 def page_type_shares(config: SsdConfig) -> np.ndarray:
     """Share of the drive's NAND page programs that go to each page type (lower first).
 
-    The engine types a NAND page by its position in the block: page ``k`` of a block of
-    ``pages_per_block / slots`` NAND pages is of type ``k mod bits_per_cell``. A type's share is
-    therefore the fraction of a block's NAND pages it holds: a 16-page TLC block has 6 lower,
-    5 middle and 5 upper pages (shares 6/16, 5/16, 5/16), an even-sized MLC block splits evenly.
+    The engine types a NAND page by its word line: a block of ``pages_per_block / slots`` NAND
+    pages is programmed word line after word line, each word line holding one page of each type
+    (lower first), so page ``k`` is of type ``k mod bits_per_cell`` on word line ``k //
+    bits_per_cell``. A block of whole word lines (NAND pages a multiple of ``bits_per_cell``, as
+    every real part's: e.g. 48 TLC pages are 16 word lines) holds exactly ``1 / bits_per_cell`` of
+    each type. A block that is not (the book's 16-page teaching blocks on TLC) ends on a partly
+    programmed word line, and its first types take more: 6 lower, 5 middle and 5 upper pages
+    (shares 6/16, 5/16, 5/16).
     With fast-page steering the engine keeps every type's program count on a unit within a slack
     of the least-used type's, so in the long run each type takes an equal share.
     """
     check_instance("config", config, SsdConfig)
     bits = config.timing.bits_per_cell
-    if config.steering:
+    if config.steering or config.one_shot:  # one-shot: whole word lines (checked)
         return np.full(bits, 1.0 / bits)
     nand_pages = config.geometry.pages_per_block // config.slots
     return np.array([len(range(k, nand_pages, bits)) for k in range(bits)], float) / nand_pages
@@ -473,7 +541,9 @@ def page_type_shares(config: SsdConfig) -> np.ndarray:
 def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> float:
     """Analytic write limit with no GC, every unit always busy (requests per second).
 
-    Each channel carries ``units_per_channel`` planes; a NAND page of ``s`` slots costs its unit
+    Each channel carries ``units_per_channel`` units (planes; dies with ``multi_plane``); a NAND
+    program of ``s`` slots (:attr:`SsdConfig.program_slots`: a NAND page's; a word line's with
+    ``one_shot``, in its one-shot time; every plane's with ``multi_plane``) costs its unit
     ``s tX + tPROG`` (its slots cross the channel, then one program) and its channel ``s tX``, so
     a channel moves ``s min(units_per_channel / (s tX + tPROG), 1 / (s tX))`` slots per
     microsecond. ``tPROG`` is the mean over the programs a unit performs: each page type's tPROG
@@ -483,10 +553,14 @@ def pipeline_limit_iops(config: SsdConfig, write_size: int | None = None) -> flo
     check_instance("config", config, SsdConfig)
     g = config.geometry
     size = g.page_size if write_size is None else check_int("write_size", write_size, 1, 2**40)
-    per_channel = g.dies_per_channel * g.planes_per_die
-    sx = config.slots * config.transfer_us
-    t_prog = float(page_type_shares(config) @ np.asarray(config.timing.t_prog_us))
-    pages_per_us = g.channels * config.slots * min(per_channel / (sx + t_prog), 1.0 / sx)
+    per_channel = config.array_units // g.channels
+    s = config.program_slots
+    sx = s * config.transfer_us
+    if config.one_shot:
+        t_prog = config.timing.t_prog_one_shot_us
+    else:
+        t_prog = float(page_type_shares(config) @ np.asarray(config.timing.t_prog_us))
+    pages_per_us = g.channels * s * min(per_channel / (sx + t_prog), 1.0 / sx)
     return pages_per_us * 1e6 * g.page_size / size
 
 
@@ -708,6 +782,9 @@ def nand_timeline(ops, config: SsdConfig | None = None) -> dict:
     config = SsdConfig(gc="off") if config is None else config
     if not isinstance(config, SsdConfig):
         raise ValueError(f"config must be an SsdConfig; got {config!r}")
+    if config.one_shot or config.multi_plane:
+        raise ValueError(f"nand_timeline times single NAND pages on planes: config.one_shot and config.multi_plane "
+                         f"must be False; got one_shot={config.one_shot}, multi_plane={config.multi_plane}")
     if config.slots != 1:
         raise ValueError(f"nand_timeline times whole NAND pages: config.nand_page_size must be None or the page size "
                          f"{config.geometry.page_size}; got {config.nand_page_size}")

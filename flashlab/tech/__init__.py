@@ -20,6 +20,7 @@ from flashlab.tech.planar import (
     PlanarCell,
     electron_counts,
     node_sweep,
+    state_spacing_units,
     verify_overshoot,
 )
 from flashlab.tech.economics import (
@@ -56,7 +57,7 @@ __all__ = [
     "CellGeneration", "cell_model", "raw_coupling", "shrink_sweep", "ShrinkSweep",
     "TLC_1X", "MLC_2Y", "SLC_5X", "QLC_96L", "NODES_NM",
     # planar scaling laws (planar)
-    "PlanarCell", "electron_counts", "verify_overshoot", "node_sweep", "NodeSweep", "VOLTS_PER_UNIT",
+    "PlanarCell", "electron_counts", "verify_overshoot", "state_spacing_units", "node_sweep", "NodeSweep", "VOLTS_PER_UNIT",
     # wafer economics (economics)
     "gross_dies_per_wafer", "poisson_yield", "cost_per_gb", "patterning_passes", "shrink_returns",
     "ShrinkReturns", "FAB_COST_USD",

@@ -10,9 +10,10 @@
 * Fab cost (flashdba, ``flashdba2015fabrication``): about $15 B for a new fab (Samsung, 2014).
   :func:`shrink_returns` shows why each shrink earns less: the bit-cost saving of a step is
   ``1 - (F_new/F_old)**2 * wafer_cost_ratio``, and node names step in ever smaller fractions of
-  the feature size. *Assumed:* below 40 nm every halving of the half pitch doubles the
-  patterning passes (self-aligned double, then quadruple patterning), each pass adding
-  ``patterning_cost`` of the base wafer cost.
+  the feature size. *Assumed:* one pass down to a 40 nm half pitch, two below it (self-aligned
+  double patterning, which the 19-20 nm parts still used) and four below 17 nm (quadruple
+  patterning, which arrived with the 16-15 nm nodes), each pass adding ``patterning_cost`` of the
+  base wafer cost.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from flashlab._validate import check_array, check_real, check_real_or_array
 
 FAB_COST_USD = 15e9  # a new NAND fab, Samsung 2014 (flashdba 2015)
 SINGLE_PATTERNING_LIMIT_NM = 40.0  # half pitch printable in one 193i exposure (assumed)
+DOUBLE_PATTERNING_LIMIT_NM = 17.0  # smallest half pitch double patterning served (assumed, between 19 and 16 nm)
 DIE_MM2 = (1e-3, 1e5)  # die areas accepted, mm² (a smaller die would make the counts overflow)
 
 
@@ -62,10 +64,10 @@ def cost_per_gb(wafer_cost_usd: float, die_mm2: float, die_gbit: float, defects_
 
 
 def patterning_passes(feature_nm) -> np.ndarray:
-    """Lithography passes per critical layer (assumed: 1 down to 40 nm half pitch, doubling per
-    halving below it: self-aligned double patterning, then quadruple)."""
+    """Lithography passes per critical layer (assumed: 1 down to a 40 nm half pitch, 2 below it
+    (self-aligned double patterning), 4 below 17 nm (quadruple, the 16-15 nm nodes))."""
     f = np.atleast_1d(check_real_or_array("feature_nm", feature_nm, 1.0, 1000.0))
-    return 2.0 ** np.ceil(np.maximum(0.0, np.log2(SINGLE_PATTERNING_LIMIT_NM / f) - 1e-9))
+    return np.where(f < SINGLE_PATTERNING_LIMIT_NM, 2.0, 1.0) * np.where(f < DOUBLE_PATTERNING_LIMIT_NM, 2.0, 1.0)
 
 
 @dataclass

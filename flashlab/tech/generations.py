@@ -10,10 +10,13 @@ any other feature size, so that every node's RBER and endurance come from the ce
   in the cell model through ``coupling_ratio = RESIDUAL_INTERFERENCE * gamma`` on two aggressors:
   controllers program word lines in an order (two-step, foggy-fine) that lets the victim's final
   verify see most of its neighbours' swing, so only a residue of the raw coupling remains.
-  *Assumed:* a residue of 1.5%; the calibrated 1X-nm TLC widths (6 units fresh, Cai et al. 2017)
-  leave no room for much more. At the calibration node the state means, the retention neutral
-  level and the widths are reduced by what interference adds back, so the totals, and Cai et al.'s
-  table, are unchanged.
+  The residue is a *choice*, not a measurement: ``RESIDUAL_INTERFERENCE`` = 1.5% by default
+  (``residual`` of :func:`cell_model`). The 1X-nm TLC width it must fit in (6 units fresh) is
+  itself assumed (Cai et al. 2017 give widths only after 2K cycles); with quantization (12 u²)
+  and RTN (9.4 u²) taken out, that width leaves room for a residue up to about 12% at 19 nm. At
+  the calibration node the state means, the retention neutral level and the widths are reduced
+  by what interference adds back, so the totals, and Cai et al.'s table, are unchanged whatever
+  the residue; away from it, a larger residue makes the coupling's growth show.
 * **Away from the calibration node** (planar only; laws from :mod:`flashlab.tech.planar`):
   the programmed variance is ISPP quantization (``step**2/12``, fixed) + electron-number noise
   (scales as ``1/C_CG``) + random telegraph noise + a node-independent rest. *Assumed:* at the
@@ -39,9 +42,9 @@ from flashlab._validate import (check_array, check_bool, check_instance, check_i
 from flashlab.cell.distributions import VthModel, vth_distributions
 from flashlab.cell.ecc import EccCode, endurance_pe_cycles, worst_page_rber
 from flashlab.cell.levels import NandTiming
-from flashlab.tech.planar import VOLTS_PER_UNIT, PlanarCell
+from flashlab.tech.planar import VOLTS_PER_UNIT, PlanarCell, state_spacing_units
 
-RESIDUAL_INTERFERENCE = 0.015  # share of the raw coupling left after program ordering (assumed)
+RESIDUAL_INTERFERENCE = 0.015  # share of the raw coupling left after program ordering (a choice)
 AGGRESSORS = 2  # neighbours programmed after the victim (the next word line's cells)
 ELECTRON_NOISE_SHARE = 0.5  # electron noise share of the non-quantization variance (assumed)
 
@@ -155,8 +158,7 @@ def _calibrated_totals(gen: CellGeneration) -> VthModel:
     fields = dict(gen.vth_changes, sigma_programmed=gen.sigma_programmed, wear_rate=gen.wear_rate,
                   ispp_step=min(TLC_FIT.ispp_step, 3.0 * gen.sigma_programmed))
     if n_states != len(TLC_FIT.means):
-        lo, hi = TLC_FIT.means[1], TLC_FIT.means[-1]
-        programmed = hi - (hi - lo) / (n_states - 1) * np.arange(n_states - 2, -1, -1)
+        programmed = TLC_FIT.means[-1] - state_spacing_units(gen.bits) * np.arange(n_states - 2, -1, -1)
         fields["means"] = (TLC_FIT.means[0],) + tuple(float(v) for v in np.round(programmed, 1))
     return dataclasses.replace(TLC_FIT, **fields)
 
@@ -177,9 +179,13 @@ def _interference(model: VthModel, gamma_eff: float) -> tuple[float, float]:
     return gamma_eff * AGGRESSORS * float(dv.mean()), gamma_eff**2 * AGGRESSORS * float(dv.var())
 
 
-def cell_model(gen: CellGeneration, feature_nm: float | None = None) -> VthModel:
+def cell_model(gen: CellGeneration, feature_nm: float | None = None,
+               residual: float = RESIDUAL_INTERFERENCE) -> VthModel:
     """The :class:`VthModel` of ``gen`` at ``feature_nm`` (nm; default and required for 3D: its
-    own node), with program interference driven by the node's coupling (module docstring).
+    own node), with program interference driven by the node's coupling: ``coupling_ratio =
+    residual * gamma`` (``residual`` in [0, 0.5], the share of the raw coupling program ordering
+    leaves; module docstring). A residue whose interference does not fit in the generation's
+    calibrated width (beside quantization and RTN) is refused.
 
     Away from the calibration node the programmed variance is split into ISPP quantization,
     interference, random telegraph noise, electron-number noise and a node-independent rest. The
@@ -192,22 +198,25 @@ def cell_model(gen: CellGeneration, feature_nm: float | None = None) -> VthModel
     f = f0 if feature_nm is None else check_real("feature_nm", feature_nm, 5.0, 250.0)
     if not gen.planar and f != f0:
         raise ValueError(f"feature_nm applies to planar generations only; {gen.name} is a 3D cell")
+    r = check_real("residual", residual, 0.0, 0.5)
     total = _calibrated_totals(gen)
-    g0 = RESIDUAL_INTERFERENCE * raw_coupling(gen)
-    g = RESIDUAL_INTERFERENCE * raw_coupling(gen, f)
+    g0 = r * raw_coupling(gen)
+    g = r * raw_coupling(gen, f)
     shift0, var0 = _interference(total, g0)
     quant = total.ispp_step**2 / 12.0
     rest = total.sigma_programmed**2 - quant - var0
+    rtn0 = (PlanarCell(f0).rtn_sigma_v / VOLTS_PER_UNIT) ** 2 if gen.planar else 0.0
+    if rest - rtn0 <= 0.0 or var0 >= total.sigma_erased**2:
+        room = total.sigma_programmed**2 - quant - rtn0
+        raise ValueError(f"residual={residual!r}: {gen.name}'s interference variance {var0:.1f} u² exceeds the "
+                         f"{max(room, 0.0):.1f} u² its calibrated width {gen.sigma_programmed} leaves beside "
+                         "quantization and RTN; use a smaller residual")
     fields = {}
     if gen.planar:
-        c0, c = PlanarCell(f0), PlanarCell(f)
-        rtn0 = (c0.rtn_sigma_v / VOLTS_PER_UNIT) ** 2
+        c = PlanarCell(f)
         rtn = (c.rtn_sigma_v / VOLTS_PER_UNIT) ** 2
         electron0 = ELECTRON_NOISE_SHARE * (rest - rtn0)
-        if electron0 <= 0.0:
-            raise ValueError(f"{gen.name}: sigma_programmed {gen.sigma_programmed} leaves no room for RTN at "
-                             f"{f0} nm")
-        cap = c0.c_cg_af / c.c_cg_af  # C_CG(F0) / C_CG(F): > 1 when shrinking
+        cap = PlanarCell(f0).c_cg_af / c.c_cg_af  # C_CG(F0) / C_CG(F): > 1 when shrinking
         sigma2 = quant + (rest - rtn0 - electron0) + electron0 * cap + rtn
         widen_scale = f0 / f
         fields.update(
@@ -233,7 +242,8 @@ def cell_model(gen: CellGeneration, feature_nm: float | None = None) -> VthModel
 @dataclass
 class ShrinkSweep:
     """Reliability of one generation's physics over feature sizes ``feature_nm`` (nm), at
-    ``pe_cycles`` P/E cycles and ``retention_days`` days: ``coupling`` (raw gamma),
+    ``pe_cycles`` P/E cycles and ``retention_days`` days, with interference ``residual`` (see
+    :func:`cell_model`): ``coupling`` (raw gamma),
     ``coupling_ratio`` (what the cell model applies), ``sigma_programmed`` (fresh total width,
     normalized units), ``worst_rber`` (worst page type, read-retry read points) and
     ``endurance_pe`` (P/E cycles to the generation's ECC limit at ``retention_days``; NaN unless
@@ -243,6 +253,7 @@ class ShrinkSweep:
     feature_nm: np.ndarray
     pe_cycles: float
     retention_days: float
+    residual: float
     coupling: np.ndarray
     coupling_ratio: np.ndarray
     sigma_programmed: np.ndarray
@@ -251,18 +262,19 @@ class ShrinkSweep:
 
 
 def shrink_sweep(gen: CellGeneration, feature_nm, pe_cycles: float = 3000.0, retention_days: float = 365.0,
-                 endurance: bool = False) -> ShrinkSweep:
-    """Evaluate ``gen`` at every planar node in ``feature_nm`` (nm): about 0.3 ms per node, plus
-    about 30 ms per node with ``endurance=True``."""
+                 endurance: bool = False, residual: float = RESIDUAL_INTERFERENCE) -> ShrinkSweep:
+    """Evaluate ``gen`` at every planar node in ``feature_nm`` (nm) with interference ``residual``
+    (:func:`cell_model`): about 0.3 ms per node, plus about 30 ms per node with ``endurance=True``."""
     nodes = check_array("feature_nm", feature_nm, 5.0, 250.0)
     pe = check_real("pe_cycles", pe_cycles, 0.0, 1e7)
     days = check_real("retention_days", retention_days, 0.0, 1e5)
     check_bool("endurance", endurance)
-    models = [cell_model(gen, float(f)) for f in nodes]
+    res = check_real("residual", residual, 0.0, 0.5)
+    models = [cell_model(gen, float(f), res) for f in nodes]
     sigma = np.array([float(vth_distributions(m).sigmas[1]) for m in models])
     rber = np.array([worst_page_rber(m, pe, days) for m in models])
     life = np.array([endurance_pe_cycles(m, gen.ecc, days, max_cycles=1e7) if endurance else np.nan for m in models])
-    return ShrinkSweep(gen, nodes, pe, days, np.array([raw_coupling(gen, float(f)) for f in nodes]),
+    return ShrinkSweep(gen, nodes, pe, days, res, np.array([raw_coupling(gen, float(f)) for f in nodes]),
                        np.array([m.coupling_ratio for m in models]), sigma, rber, life)
 
 

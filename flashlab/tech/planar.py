@@ -17,7 +17,10 @@ The feature size ``F`` (nm, the "node": 2X about 25 nm, 2Y about 21 nm, 1X about
   then scales as ``F^k`` with k = 1.3 at 25 nm, inside the range 1-2 that the 100-electron
   anchor admits.
 * **Electrons:** a Vth step ``dV`` takes ``C_CG·dV/q`` electrons (a floating-gate cell's Vth moves
-  by ``q/C_CG`` per stored electron); electrons per state = window electrons / (2**bits - 1).
+  by ``q/C_CG`` per stored electron). Electrons between adjacent states come from the state means
+  the presets use (:func:`state_spacing_units`), not from the whole window divided by
+  ``2**bits - 1``: the erased state sits 176 units below the first programmed state, so an even
+  split of the window overstates the spacing of every multi-level cell (TLC's by 25%).
 * **Neighbour coupling** (floating-gate interference; Lee, Hur, Choi 2002, ``lee2002interference``):
   a victim's Vth moves by ``gamma`` times a neighbour's, ``gamma = C_FG-FG / C_total`` with
   ``C_total = C_CG + C_tox + 2·C_FG-FG``; it grows as F shrinks because C_FG-FG stays while the
@@ -52,6 +55,7 @@ Q_E = 1.602176634e-19  # elementary charge, C
 EPS_OX_AF_PER_NM = 8.8541878128e-3 * 3.9  # permittivity of SiO2, aF/nm
 VOLTS_PER_UNIT = 0.006  # volts per normalized Vth unit (assumed, see module docstring)
 WINDOW_UNITS = 558.3  # erased mean to top programmed mean of the presets (normalized units)
+PROGRAMMED_SPAN_UNITS = 382.4  # first (TLC P1) to top programmed mean of the presets (normalized units)
 RTN_SIGMA_90NM_V = 0.010  # RTN sigma at 90 nm, volts (assumed)
 RTN_EXP = math.log(1.8) / math.log(90.0 / 20.0)  # Fukuda et al. 2007: 1.8x from 90 to 20 nm
 
@@ -129,9 +133,10 @@ class PlanarCell:
         return self.electrons_per_volt * self.window_v
 
     def electrons_per_state(self, bits: int) -> float:
-        """Electrons between adjacent states of a cell storing ``bits`` bits (1-5)."""
+        """Electrons between adjacent states of a cell storing ``bits`` bits (1-5), laid out as the
+        presets lay them out (:func:`state_spacing_units`, scaled with ``window_v``)."""
         b = check_int("bits", bits, 1, 5)
-        return self.window_electrons / (2**b - 1)
+        return self.window_electrons * state_spacing_units(b) / WINDOW_UNITS
 
     @property
     def rtn_sigma_v(self) -> float:
@@ -143,6 +148,21 @@ class PlanarCell:
         sqrt(q·step/C_CG), volts (Monzio Compagnoni et al. 2008)."""
         s = check_real("step_v", step_v, 0.0, 5.0)
         return math.sqrt(Q_E * s / (self.c_cg_af * 1e-18))
+
+
+def state_spacing_units(bits: int) -> float:
+    """Mean spacing of adjacent states in the presets' layout, normalized units (``bits`` 1-5).
+
+    TLC: Cai et al. 2017's fresh means, P1 to P7 over six gaps (63.7 units). Other cells (the
+    derived presets of :mod:`flashlab.tech.generations`): ``2**bits - 1`` programmed states stepping
+    ``PROGRAMMED_SPAN_UNITS / (2**bits - 1)`` down from the TLC top state (MLC 127.5, QLC 25.5);
+    SLC: its one programmed state at the top, the whole window above the erased state. For MLC,
+    TLC and QLC this is the spacing of the programmed states; the erased state sits further below.
+    """
+    b = check_int("bits", bits, 1, 5)
+    if b == 1:
+        return WINDOW_UNITS
+    return PROGRAMMED_SPAN_UNITS / (6 if b == 3 else 2**b - 1)
 
 
 def electron_counts(mean_electrons: float, n_cells: int, seed: int, capacity: int = 0) -> np.ndarray:

@@ -608,3 +608,53 @@ def gentle_programming_trade(tech: Technology = MLC_2YNM, scales=(0.4, 0.5, 0.6,
         Control("scale", "ISPP step (× the standard part's)", tuple(scales), 0.5,
                 live_values=tuple(float(s) for s in fine)),
     ])
+
+
+#: Activation energies of the bake-test explorable, eV: JESD218 practice (1.1) and two lower ones,
+#: near what Hetzler's measured SSDs imply (about 0.4).
+BAKE_EA = (0.4, 0.8, 1.1)
+
+
+def bake_test(tech: Technology = TLC_1XNM, pe_cycles: float = 1000.0, use_c: float = 40.0,
+              bake_values=(70.0, 85.0, 100.0, 125.0)) -> Explorable:
+    """Choose a bake temperature and an activation energy: the retention at ``use_c`` each bake
+    length stands for (Arrhenius, :mod:`flashlab.cell.temperature`), for every activation energy
+    with the chosen one highlighted, and the worst-page RBER ``tech`` shows after ``pe_cycles``
+    and a 100-hour bake, read as that retention."""
+    from ..cell.ecc import worst_page_rber
+    from ..cell.temperature import equivalent_hours
+
+    hours = np.geomspace(1.0, 1000.0, 61)
+    limit = correctable_rber(tech.ecc, UBER_CLIENT)
+
+    def compute(bake_c, ea):
+        lines = {f"y{i}": np.array([equivalent_hours(h, bake_c, use_c, e) for h in hours]) / 8766.0
+                 for i, e in enumerate(BAKE_EA)}
+        years = equivalent_hours(100.0, bake_c, use_c, ea) / 8766.0
+        rber = worst_page_rber(tech.vth, pe_cycles, min(365.25 * years, 1e5))
+        text = (f"A <b>100-hour bake at {bake_c:g} °C</b> stands for <b>{years:,.2g} years at {use_c:g} °C</b> "
+                f"if retention loss has an activation energy of {ea:g} eV. Read that way, the {tech.name} "
+                f"after {pe_cycles:,.0f} P/E shows worst-page RBER <b>{rber:.1e}</b> (its ECC corrects "
+                f"{limit:.1e}). The same bake read with the other energies: "
+                + ", ".join(f"{equivalent_hours(100.0, bake_c, use_c, e) / 8766.0:,.2g} years at {e:g} eV"
+                            for e in BAKE_EA if e != ea) + ".")
+        return {"lines": {"hours": hours, **lines, "now": lines[f"y{BAKE_EA.index(ea)}"]},
+                "summary": summary_html(text)}
+
+    def figure(data):
+        src = {"lines": ColumnDataSource(data["lines"])}
+        p = new_figure(f"Retention at {use_c:g} °C a bake stands for", "bake length (hours)",
+                       f"equivalent years at {use_c:g} °C", height=300, x_axis_type="log", y_axis_type="log",
+                       y_range=(1e-4, 1e5), tooltips=[("bake", "@hours{0} h"), ("years", "@now{0.00}")])
+        for i, e in enumerate(BAKE_EA):
+            p.line("hours", f"y{i}", source=src["lines"], color=PALETTE[i + 1], line_width=1.5,
+                   line_dash=("dashed", "dotted", "dashdot")[i], legend_label=f"Ea {e:g} eV")
+        p.line("hours", "now", source=src["lines"], color=HIGHLIGHT, line_width=4, alpha=0.6,
+               legend_label="chosen energy")
+        legend_below(p, 2, **CELL_LEGEND)
+        return summary_column(data, p, targets=src)
+
+    return Explorable(compute, figure, [
+        Control("bake_c", "Bake temperature (°C)", tuple(bake_values), 85.0, fmt="{:g} °C"),
+        Control("ea", "Activation energy (eV)", BAKE_EA, 1.1, fmt="{:g} eV"),
+    ])

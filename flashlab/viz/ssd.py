@@ -43,11 +43,12 @@ SEGMENT_COLOURS = {"erase": PALETTE[7], "program": PROGRAMMED, "resume overhead"
                    "read: sense + transfer": HIGHLIGHT, "read: waiting": "#f4a3a3"}
 
 
-def small_config(op: float, **kwargs) -> SsdConfig:
+def small_config(op: float, pages_per_block: int = PAGES_PER_BLOCK, **kwargs) -> SsdConfig:
     """The chapter's device: :data:`DEVICE_BYTES` of user data at over-provisioning ``op``, MLC
-    timing (Micron L95B), 4 channels x 2 dies x 2 planes, :data:`PAGES_PER_BLOCK` pages per block.
-    Other keyword arguments go to :class:`~flashlab.ssd.SsdConfig`."""
-    return SsdConfig(geometry=ssd_geometry(DEVICE_BYTES, op, pages_per_block=PAGES_PER_BLOCK), **kwargs)
+    timing (Micron L95B), 4 channels x 2 dies x 2 planes, ``pages_per_block`` pages per block
+    (default :data:`PAGES_PER_BLOCK`). Other keyword arguments go to
+    :class:`~flashlab.ssd.SsdConfig`."""
+    return SsdConfig(geometry=ssd_geometry(DEVICE_BYTES, op, pages_per_block=pages_per_block), **kwargs)
 
 
 # =============================================================================== preconditioning curve

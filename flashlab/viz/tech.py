@@ -15,7 +15,7 @@ from bokeh.models import ColumnDataSource
 
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import UBER_CLIENT, correctable_rber
-from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, PlanarCell, Stack3D,
+from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, VOLTS_PER_UNIT, PlanarCell, Stack3D,
                     cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns, shrink_sweep)
 from .explorable import Control, Explorable, StaticExplorable
 from .levels import CELL_LEGEND, FLOOR, VTH_LABEL, _density_columns, _state_color
@@ -39,32 +39,40 @@ def _node_axis(p, nodes=NODES):
     label_ticks(p.xaxis, nodes, "0.[0]")
 
 
-@lru_cache(maxsize=8)
-def _shrink_curves(cell: str, days: float):
+#: Interference residues of the shrink explorable: the share of the raw neighbour coupling that
+#: program ordering leaves (a choice; the presets use 1.5%, TLC's calibrated width admits ~12%).
+RESIDUALS = (0.015, 0.05, 0.1)
+
+
+@lru_cache(maxsize=16)
+def _shrink_curves(cell: str, days: float, residual: float):
     """RBER and endurance of one cell type over all NODES (cached: the live slider moves the node)."""
     gen = SHRINK_GENERATIONS[cell]
-    return shrink_sweep(gen, NODES, SHRINK_PE[cell], days, endurance=True)
+    return shrink_sweep(gen, NODES, SHRINK_PE[cell], days, endurance=True, residual=residual)
 
 
 def shrink(days_values=(0.0, 365.0)) -> Explorable:
     """Slide the planar node: electrons per state and neighbour coupling (top), the Vth states of
     a cell worn to its rating with a year of retention (middle), and RBER and endurance over all
-    nodes with the current node marked (bottom)."""
+    nodes with the current node marked (bottom). The residual control sets how much of the raw
+    coupling program ordering leaves."""
     v = np.linspace(-250.0, 520.0, 300)
 
-    def compute(node, cell, days):
+    def compute(node, cell, days, residual):
         gen = SHRINK_GENERATIONS[cell]
         c = PlanarCell(node)
-        curves = _shrink_curves(cell, days)
+        curves = _shrink_curves(cell, days, residual)
         i = NODES.index(node)
-        model = cell_model(gen, node)
+        model = cell_model(gen, node, residual)
         d = vth_distributions(model, SHRINK_PE[cell], days)
         bits = gen.bits
         limit = correctable_rber(gen.ecc, UBER_CLIENT)
         text = (
             f"<b>{node:g} nm</b> {cell}: cell area {c.cell_area_nm2:,.0f} nm², "
             f"<b>{c.electrons_per_state(bits):.0f} electrons</b> between adjacent states "
-            f"({c.electrons_per_volt:.0f} per volt), neighbour coupling <b>&gamma; = {c.coupling:.3f}</b>. "
+            f"({c.electrons_per_volt:.0f} per volt), neighbour coupling <b>&gamma; = {c.coupling:.3f}</b>, "
+            f"{100 * residual:g}% of it left by program ordering: fresh programmed width "
+            f"<b>{curves.sigma_programmed[i]:.1f} units</b>. "
             f"After {SHRINK_PE[cell]:,.0f} P/E cycles and {days:g} days: worst-page RBER "
             f"<b>{curves.worst_rber[i]:.1e}</b> (ECC limit {limit:.1e}); endurance "
             f"<b>{curves.endurance_pe[i]:,.0f} P/E</b> with the {gen.ecc.t}-bit code of the {gen.name} preset."
@@ -122,6 +130,8 @@ def shrink(days_values=(0.0, 365.0)) -> Explorable:
         Control("cell", "Bits per cell", tuple(SHRINK_GENERATIONS), "TLC", fmt="{}"),
         Control("days", "Retention (days since programming)", tuple(days_values), 365.0,
                 live_values=(0.0, 1.0, 30.0, 365.0), fmt="{:g}"),
+        Control("residual", "Coupling left after program ordering", RESIDUALS, RESIDUALS[0],
+                fmt="{:.1%}"),
     ])
 
 
@@ -270,4 +280,53 @@ def charge_trap_errors(pe_values=(0, 500, 1000, 2000), days_values=(0.0, 0.01, 0
         Control("pe", "P/E cycles", tuple(pe_values), 1000, live_values=tuple(range(0, 3001, 100)), fmt="{:,}"),
         Control("days", "Retention (days since programming)", tuple(days_values), 30.0,
                 live_values=(0.0, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 365.0), fmt="{:g}"),
+    ])
+
+
+#: Planar nodes of the RTN-tails explorable, nm.
+RTN_NODES = (25.0, 19.0, 16.0, 14.0)
+
+
+def rtn_tails(pe_values=(0.0, 1000.0)) -> Explorable:
+    """Slide the node and the wear: the 1X-nm TLC cell's states with random telegraph noise drawn
+    Gaussian and with exponential amplitudes (:mod:`flashlab.cell.rtn`), the same variance either
+    way, on a log scale, and the RBER per page each gives at the factory read points."""
+    from ..cell.rtn import rtn_pdf, rtn_rber
+
+    v = np.linspace(-250.0, 520.0, 300)
+
+    def compute(node, pe):
+        model = cell_model(TLC_1X, node)
+        d = vth_distributions(model, pe, 0.0)
+        lam = PlanarCell(node).rtn_sigma_v / VOLTS_PER_UNIT
+        n = d.means.size
+        gauss = sum(rtn_pdf(v - m, s, 0.0) for m, s in zip(d.means, d.sigmas)) / n
+        expo = sum(rtn_pdf(v - m, np.sqrt(s * s - lam * lam), lam) for m, s in zip(d.means, d.sigmas)) / n
+        rg, re = rtn_rber(d, lam, tails="gaussian"), rtn_rber(d, lam)
+        pages = ", ".join(f"{p} {a:.1e} / {b:.1e}" for p, a, b in zip(rg.page_names, rg.rber, re.rber))
+        text = (f"<b>{node:g} nm</b> TLC after {pe:,.0f} P/E: RTN sigma {lam:.1f} units "
+                f"({1e3 * lam * VOLTS_PER_UNIT:.0f} mV). RBER per page, Gaussian / exponential tails: "
+                f"<b>{pages}</b>; worst page {rg.rber.max():.1e} / <b>{re.rber.max():.1e}</b>.")
+        floor = 1e-9
+        return {"curves": {"v": v, "gauss": np.where(gauss > floor, gauss, np.nan),
+                           "expo": np.where(expo > floor, expo, np.nan)},
+                "summary": summary_html(text)}
+
+    def figure(data):
+        src = {"curves": ColumnDataSource(data["curves"])}
+        p = new_figure("TLC states: Gaussian RTN against exponential RTN (same variance)", VTH_LABEL,
+                       "density (fraction per unit)", height=320, y_axis_type="log", x_range=(-250, 520),
+                       y_range=(1e-9, 0.1), tooltips=[("Vth", "@v{0}"), ("Gaussian", "@gauss{0.0e}"),
+                                                      ("exponential", "@expo{0.0e}")])
+        p.line("v", "gauss", source=src["curves"], color=PALETTE[0], line_width=2, line_dash="dashed",
+               legend_label="Gaussian RTN")
+        p.line("v", "expo", source=src["curves"], color=PALETTE[1], line_width=2,
+               legend_label="exponential RTN amplitudes")
+        legend_below(p, 2, **CELL_LEGEND)
+        return summary_column(data, p, targets=src)
+
+    return Explorable(compute, figure, [
+        Control("node", "Feature size F (nm)", RTN_NODES, 19.0, fmt="{:g} nm"),
+        Control("pe", "P/E cycles", tuple(pe_values), 0.0, live_values=(0.0, 300.0, 1000.0, 3000.0),
+                fmt="{:,.0f}"),
     ])
