@@ -18,11 +18,12 @@ CHECKED_CACHE := $(CURDIR)/.cache/numba-boundscheck
 TEST_WORKERS ?= 2
 XDIST := -n $(TEST_WORKERS)
 
-.PHONY: help env book book-student test test-engine test-boundscheck test-notebooks kernels lab serve bench clean
+.PHONY: help env book book-student pdf test test-engine test-clean-env test-boundscheck test-notebooks kernels lab serve bench clean
 
 help:
 	@echo "make book   build the HTML book into _build/html (creates $(VENV) first)"
 	@echo "make book-student   the student edition, without solutions, into $(STUDENT)/_build/html"
+	@echo "make pdf    the print edition: the built book as one PDF, _build/flashlab.pdf"
 	@echo "make test   run engine, notebook, build and browser tests"
 	@echo "make lab    JupyterLab with the chapters opening as notebooks"
 	@echo "make serve  serve the built book on http://127.0.0.1:8000"
@@ -41,7 +42,7 @@ book: $(STAMP)
 	@# The execution cache keys on chapter text only: drop it when the engine has changed since.
 	@if [ -f $(BUILD_ENV) ] && [ -n "$$(find flashlab book/_ext -name '*.py' -newer $(BUILD_ENV))" ]; then \
 		echo "flashlab changed since the last build: re-executing every chapter"; rm -rf _build/.jupyter_cache _build/.doctrees _build/jupyter_execute; fi
-	$(BIN)/jupyter-book build . --warningiserror --keep-going
+	FLASHLAB_COMPILE_NOTICE=0 $(BIN)/jupyter-book build . --warningiserror --keep-going
 	@echo "Open file://$(CURDIR)/_build/html/index.html"
 
 # The student edition: no solutions in its pages, sources, notebooks or search index. It runs no
@@ -49,8 +50,12 @@ book: $(STAMP)
 STUDENT := _build/student
 book-student: book
 	rm -rf $(STUDENT)
-	FLASHLAB_EDITION=student $(BIN)/jupyter-book build . --path-output $(STUDENT) --warningiserror --keep-going
+	FLASHLAB_EDITION=student FLASHLAB_COMPILE_NOTICE=0 $(BIN)/jupyter-book build . --path-output $(STUDENT) --warningiserror --keep-going
 	@echo "Open file://$(CURDIR)/$(STUDENT)/_build/html/index.html"
+
+# The print edition: the built pages printed by headless chromium into one PDF with an outline.
+pdf: book $(CHROMIUM)
+	$(BIN)/python tools/print_pdf.py --html _build/html --out _build/flashlab.pdf --chromium $(CHROMIUM)
 
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
@@ -62,11 +67,16 @@ $(CHROMIUM):
 test: $(STAMP) $(CHROMIUM)
 	$(MAKE) kernels
 	$(MAKE) -j2 --output-sync=target test-engine book-student
-	$(MAKE) -j2 --output-sync=target test-boundscheck test-notebooks
+	$(MAKE) -j2 --output-sync=target test-boundscheck test-notebooks test-clean-env
 	$(BIN)/python -m pytest tests -m book -q $(XDIST)
 
 test-engine: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not book" -q $(XDIST)
+	$(BIN)/python -m pytest tests -m "not book and not clean_env" -q $(XDIST)
+
+# One chapter in a new virtual environment holding only `pip install` of the repository (as Colab
+# has it): minutes of installing and compiling, so a stage of its own, beside the other stages.
+test-clean-env: $(STAMP)
+	$(BIN)/python -m pytest tests -m clean_env -q
 
 # Fill the numba caches (plain and bounds-checked) before the tests: tools/compile_kernels.py
 # compiles each kernel group in one process, the four jobs side by side, so that no two processes

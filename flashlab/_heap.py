@@ -43,7 +43,7 @@ class Heap(NamedTuple):
 
 def new_heap(size: int, sources: int) -> Heap:
     """An empty heap of ``size`` slots for sources ``0 .. sources - 1`` (at most 2**24)."""
-    check_int("sources", sources, 0, 1 << SRC_BITS)
+    sources = check_int("sources", sources, 0, 1 << SRC_BITS)
     return Heap(time=np.zeros(size), order=np.zeros(size, np.int64), pos=np.full(sources, -1, np.int64),
                 n=np.zeros(1, np.int64), next_seq=np.zeros(1, np.int64))
 

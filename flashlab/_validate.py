@@ -72,6 +72,20 @@ def check_real(
     return v
 
 
+def plain_fields(obj) -> None:
+    """Replace every NumPy scalar field of the dataclass instance ``obj`` (frozen or not) by the
+    Python scalar it holds: an ``np.uint64`` kept as given would turn arithmetic with an int64
+    into float64 far from the check that let it in (``check_int`` accepts NumPy integers and
+    returns a Python int, but a dataclass keeps what it was given). Called first in
+    ``__post_init__``."""
+    import dataclasses
+
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if isinstance(v, np.generic) and isinstance(v, (np.integer, np.floating, np.bool_)):
+            object.__setattr__(obj, f.name, v.item())
+
+
 def check_int(name: str, value, lo: int | None = None, hi: int | None = None) -> int:
     """Return ``value`` as an int if it is an integer in ``[lo, hi]`` (``None``: unbounded)."""
     rng = _describe_range(lo, hi, False, False)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flashlab._validate import check_instance, check_real, check_text, check_text_tuple
+from flashlab._validate import check_instance, check_real, check_text, check_text_tuple, plain_fields
 from flashlab.cell.distributions import VthModel
 from flashlab.cell.ecc import EccCode, gentle_programming
 from flashlab.cell.levels import NandTiming
@@ -53,6 +53,7 @@ class Technology:
     sources: tuple[str, ...]
 
     def __post_init__(self):
+        plain_fields(self)
         check_text("name", self.name, 1, 200)
         check_instance("vth", self.vth, VthModel)
         check_instance("timing", self.timing, NandTiming)

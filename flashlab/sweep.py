@@ -252,7 +252,7 @@ def result_columns(result) -> dict:
     """The table columns of one result (see the module docstring for the rules)."""
     if _is_record(result):
         out: dict = {}
-        _flatten(result, "", out)
+        _flatten(result, "", out, 0)
         return out
     value = _plain(result)
     if value is NotImplemented:
@@ -260,13 +260,19 @@ def result_columns(result) -> dict:
     return {"result": value}
 
 
-def _flatten(obj, prefix: str, out: dict) -> None:
+_MAX_DEPTH = 32  # records nested deeper (or a record holding itself) are refused, not recursed into
+
+
+def _flatten(obj, prefix: str, out: dict, depth: int) -> None:
+    if depth >= _MAX_DEPTH:
+        raise ValueError(f"result must nest records (dicts, dataclasses) at most {_MAX_DEPTH} deep; got deeper "
+                         f"at {prefix[:-1][:200]!r} (a record that holds itself?)")
     items = ({f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
              if dataclasses.is_dataclass(obj) else obj)
     for k, v in items.items():
         name = f"{prefix}{k}"
         if _is_record(v):
-            _flatten(v, name + ".", out)
+            _flatten(v, name + ".", out, depth + 1)
         else:
             value = _plain(v)
             if value is not NotImplemented:
@@ -418,11 +424,15 @@ def _outcome(fut):
 # ----------------------------------------------------------------------------- results file
 class _Store:
     """The Parquet results file: finished points keyed by :func:`point_key`, rewritten whole
-    (to a temporary file, then renamed) so an interruption never leaves a torn file."""
+    (to a temporary file, then renamed) so an interruption never leaves a torn file. Its rows
+    are in grid order (``order``: the sweep's point keys), as :func:`sweep` returns them, however
+    the points finished (a pool or a Dask cluster completes them in any order); rows a results
+    file held from points outside this grid follow, in their previous order."""
 
-    def __init__(self, path, meta: dict):
+    def __init__(self, path, meta: dict, order: list[str]):
         self.path = Path(path)
         self.meta = meta
+        self.rank = {k: i for i, k in enumerate(order)}
         self.rows: dict[str, dict] = {}
         self.parameters: list[str] = []
         self.dirty = False
@@ -440,7 +450,15 @@ class _Store:
         raw = (table.schema.metadata or {}).get(_META)
         if raw is None or _KEY not in table.column_names:
             raise ValueError(f"results={str(self.path)!r} is not a flashlab sweep results file")
-        meta = json.loads(raw)
+        try:
+            meta = json.loads(raw)
+        except ValueError:  # JSONDecodeError, UnicodeDecodeError
+            meta = None
+        fields = ("function", "seed", "parameters")
+        if not (isinstance(meta, dict) and all(f in meta for f in fields) and isinstance(meta["parameters"], list)
+                and all(isinstance(x, str) for x in meta["parameters"])):
+            raise ValueError(f"results={str(self.path)!r} is not a flashlab sweep results file (its metadata "
+                             f"must be a JSON object with {', '.join(fields)}; got {quote(raw)})")
         for field in ("function", "seed"):
             if meta[field] != self.meta[field]:
                 raise ValueError(f"results={str(self.path)!r} holds a sweep with {field} {meta[field]!r}; this "
@@ -473,7 +491,8 @@ class _Store:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        frame = pd.DataFrame([{_KEY: k, **row} for k, row in self.rows.items()])
+        rows = sorted(self.rows.items(), key=lambda kv: self.rank.get(kv[0], len(self.rank)))  # stable
+        frame = pd.DataFrame([{_KEY: k, **row} for k, row in rows])
         table = pa.Table.from_pandas(frame, preserve_index=False)
         meta = dict(table.schema.metadata or {})
         meta[_META] = json.dumps({**self.meta, "parameters": self.parameters}).encode()
@@ -528,8 +547,11 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
     if results is not None:
         if not isinstance(results, (str, os.PathLike)) or not os.fspath(results).endswith(".parquet"):
             raise ValueError(f"results must be the path of a .parquet file (str or Path) or None; got {quote(results)}")
+        folder = Path(os.fspath(results)).parent
+        if not folder.is_dir():  # checked before the first point: the table is written at the end too
+            raise ValueError(f"results={quote(os.fspath(results))}: its folder {str(folder)!r} does not exist")
     if workers is not None:
-        check_int("workers", workers, 1, 4096)
+        workers = check_int("workers", workers, 1, 4096)
         if client is not None:
             raise ValueError("workers sets the local processes; with a Dask client the cluster sets them")
     points = grid_points(grid)
@@ -540,7 +562,8 @@ def sweep(fn, grid, *, seed: int = 0, client=None, progress: bool | None = None,
 
     keys = [point_key(p) for p in points]
     seeds = {k: point_seed(p, seed) for k, p in zip(keys, points)} if gets_seed else {}
-    store = None if results is None else _Store(results, {"function": _name(fn), "code": _code(fn), "seed": seed})
+    store = None if results is None else _Store(results, {"function": _name(fn), "code": _code(fn), "seed": seed},
+                                                   keys)
     done: dict[str, tuple[dict | None, str | None]] = {}
     pending = []
     for key, p in zip(keys, points):

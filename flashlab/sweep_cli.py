@@ -151,6 +151,22 @@ def parse_values(action: argparse.Action, text: str) -> list:
     return out
 
 
+def _check_scheduler(address: str) -> None:
+    """Refuse a --scheduler that names no Dask scheduler (blank, or an unknown scheme) before
+    any point runs."""
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    scheme, location = parse_address(address.strip()) if address.strip() else ("", "")
+    try:
+        get_backend(scheme)
+        ok = bool(location)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"--scheduler must be a Dask scheduler address such as tcp://HOST:8786; got {address!r}")
+
+
 def run(args: argparse.Namespace) -> str:
     command = args.swept
     grid = {}
@@ -163,6 +179,8 @@ def run(args: argparse.Namespace) -> str:
                          f"{max(_options(command)[0].option_strings, key=len)} a,b`")
     if args.out is not None and not args.out.endswith(".parquet"):
         raise ValueError(f"--out must name a .parquet file; got {args.out!r}")
+    if args.scheduler is not None:
+        _check_scheduler(args.scheduler)
     try:
         table = sweep(SubcommandPoint(command), grid, seed=args.seed, client=args.scheduler, workers=args.workers,
                       results=args.out)
@@ -173,7 +191,7 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError(f"{len(exc.failed)} of {len(exc.table)} points failed, first {exc.failed[0]}: "
                          f"{first['error']}{saved}") from None
     except OSError as exc:  # the scheduler could not be reached
-        raise ValueError(f"--scheduler {args.scheduler}: {exc}") from None
+        raise ValueError(f"--scheduler {args.scheduler!r}: {exc}") from None
     if args.csv:
         return table.to_csv().rstrip("\n")
     return table[list(HEADLINE[command])].to_string()

@@ -1,11 +1,15 @@
-"""Shared pytest fixtures: paths of the repository and of the built book."""
+"""Shared pytest fixtures: paths of the repository and of the built book. Tests run quiet: no
+"compiling ..." line on stderr (:mod:`flashlab._compile_notice`), here or in the processes and
+notebook kernels they start."""
 
+import os
 from pathlib import Path
 
 import pytest
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS
 
+os.environ["FLASHLAB_COMPILE_NOTICE"] = "0"
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_HTML = ROOT / "_build" / "html"
 

@@ -37,7 +37,7 @@ from functools import cache
 import numpy as np
 
 LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.db", "flashlab.workload",
-          "flashlab.presets", "flashlab.tech", "flashlab.sweep", "flashlab.array", "flashlab.drives")
+          "flashlab.presets", "flashlab.tech", "flashlab.sweep", "flashlab.array", "flashlab.quiz", "flashlab.drives")
 
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
 # decision, not an omission. Their methods are fuzzed when they take arguments.
@@ -47,7 +47,7 @@ RECORDS = {
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult",
-    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult",
+    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "quiz.Problem",
     "drives.Row", "drives.Validation",
 }
 
@@ -77,7 +77,27 @@ def public_names() -> set[str]:
                 for m, v in vars(obj).items():
                     if not m.startswith("_") and (inspect.isfunction(v) or isinstance(v, classmethod)):
                         names.add(f"{layer}.{n}.{m}")
-    return names
+    return names | {f"cli.{c}" for c in cli_options()}
+
+
+def cli_options() -> dict[str, list]:
+    """Per ``flashlab`` subcommand, its argparse actions that take one value (flags and ``--help``
+    left out): each subcommand is a target, each option a parameter. ``sweep`` is fuzzed as
+    ``flashlab sweep wa`` (its own options and the grid options of ``wa``)."""
+    import argparse
+
+    from flashlab.cli import build_parser
+
+    def subparsers(parser):
+        return next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+
+    out = {}
+    for name, p in subparsers(build_parser()).choices.items():
+        nested = subparsers(p)
+        if nested is not None:
+            p = nested.choices["wa"]
+        out[name] = [a for a in p._actions if a.nargs is None and not isinstance(a, argparse._HelpAction)]
+    return out
 
 
 # ------------------------------------------------------------------ parameter kinds and bad values
@@ -114,6 +134,11 @@ _NEVER["opt_obj"] = [v for v in _NEVER["obj"] if v is not None]
 _NEVER["opt_array"] = [v for v in _NEVER["array"] if v is not None]
 _NEVER["opt_text"] = [v for v in _NEVER["text"] if v is not None]
 _NEVER["anything"] = []  # any value may be right (e.g. a function's result): refusals listed per target
+# command-line options (argv strings): what no option of the kind may accept
+_NEVER["cli_real"] = ["junk", "", "1,5", "nan", "inf", "-inf", "1e400", "0x10"]
+_NEVER["cli_int"] = ["junk", "", "2.5", "1e3", "nan", "0x10"]
+_NEVER["cli_choice"] = ["no-such-choice", "", " "]
+_NEVER["cli_text"] = ["no-such-choice", "", " "]
 
 
 def _maybe_strategy(kind: str, cap: float):
@@ -138,6 +163,7 @@ def _maybe_strategy(kind: str, cap: float):
         "opt_obj": st.nothing(), "text": texts, "opt_text": texts, "anything": st.nothing(), "tuple": tuples,
         "real_or_array": st.one_of(reals, arrays), "opt_array": arrays,
         "text_tuple": st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=5).map(tuple),
+        "cli_real": reals.map(repr), "cli_int": ints.map(str), "cli_choice": st.nothing(), "cli_text": st.nothing(),
     }[kind]
 
 
@@ -395,6 +421,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("ftl.wa_fifo", F.wa_fifo, params({"op": [0.1, 0.5]}, op="real_or_array"), "ftl")
     add("ftl.wa_agarwal", F.wa_agarwal, params({"op": 0.2}, op="real_or_array"), "ftl")
     add("ftl.wa_greedy", F.wa_greedy, params({"op": [0.2], "pages_per_block": 64}, op="real_or_array"), "ftl")
+    add("ftl.wa_hot_cold", F.wa_hot_cold,
+        params({"op": 0.15, "hot_fraction": 0.1, "hot_share": 0.9, "pages_per_block": 32, "hot_spare": 0.5},
+               hot_spare="opt_real"), "ftl")
 
     # ---- ssd
     add("ssd.ssd_geometry", S.ssd_geometry,
@@ -422,6 +451,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("ssd.pipeline_limit_iops", S.pipeline_limit_iops, params({"config": sconf, "write_size": 8192},
                                                                  write_size=Param("opt_int", 8192)), "ssd")
     add("ssd.raw_program_bandwidth_mb_s", S.raw_program_bandwidth_mb_s, params({"config": sconf}), "ssd")
+    add("ssd.supported_percentile", S.supported_percentile, params({"n": 1643, "percentile": 99.9, "tail": 10}),
+        "ssd")
     add("ssd.simulate_io", S.simulate_io,
         params({"config": sconf, "load": load, "requests": 60, "seed": 1, "precondition_fills": 0.2,
                 "precondition_size": 8192, "samples": 20, "progress": False},
@@ -761,7 +792,83 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     for m in ("iops", "percentiles"):
         add(f"array.HostsResult.{m}", method(hres, m), hop, "array", nan_ok=True)
     add("array.HostsResult.per_host", method(hres, "per_host"), {}, "array", nan_ok=True)
+
+    # ---- quiz
+    from flashlab import quiz as QZ
+
+    add("quiz.make", QZ.make, params({"topic": "ftl", "seed": 3}, seed=Param("int", 3, cap=10**6)), "quiz")
+    add("quiz.Problem.solution", method(lambda: QZ.make("gc", 1), "solution"), {}, "quiz")
+
+    # ---- the command line: one target per subcommand, one parameter per option
+    for name, argv in CLI_BASE.items():
+        add(f"cli.{name}", _cli_call(name, argv), _cli_params(name, argv), "cli")
     return T
+
+
+# A small valid command line per subcommand (options as --name=value); fuzzing an option replaces
+# its value (or adds it). Work sizes are capped in CLI_CAPS so that accepted values stay fast.
+CLI_BASE = {
+    "rber": {"--cell": "tlc", "--pe": "1000", "--retention-days": "30"},
+    "wa": {"--blocks": "64", "--pages-per-block": "16", "--op": "0.2", "--fills": "1"},
+    "cliff": {"--capacity-gib": "0.004", "--op": "0.25", "--channels": "1", "--dies": "1", "--planes": "2",
+              "--pages-per-block": "16", "--qd": "4", "--fills": "0.5", "--max-fills": "0.5"},
+    "sweep": {"swept": "wa", "--blocks": "64", "--pages-per-block": "16", "--fills": "0.5", "--op": "0.2,0.3",
+              "--workers": "1"},
+    "quiz": {"topic": "ftl", "--seed": "3"},
+    "array": {"--drives": "4", "--raid": "5", "--drive-mib": "4", "--op": "0.25", "--requests": "100", "--qd": "8",
+              "--precondition": "0"},
+}
+CLI_CAPS = {"--pe": 1e5, "--reads": 1e6, "--retention-days": 1e4, "--ecc-t": 200, "--codeword-bytes": 4096,
+            "--blocks": 128, "--pages-per-block": 32, "--fills": 1.0, "--max-fills": 1.0, "--capacity-gib": 0.01,
+            "--qd": 64, "--channels": 4, "--dies": 2, "--planes": 4, "--drives": 8, "--drive-mib": 8,
+            "--requests": 200, "--hosts": 4, "--precondition": 1.0, "--read-cache-mib": 4, "--write-cache-mib": 4,
+            "--stripe-unit": 65536, "--workers": 1, "--seed": 10**6, "--gc-limit": 8, "--d": 16, "--io-size": 65536}
+
+
+def _cli_kind(action) -> str:
+    if action.choices is not None:
+        return "cli_choice"
+    return {float: "cli_real", int: "cli_int"}.get(action.type, "cli_text")
+
+
+def _cli_params(name: str, base: dict) -> dict[str, Param]:
+    out = {}
+    for a in cli_options()[name]:
+        key = a.option_strings[-1] if a.option_strings else a.dest
+        out[key] = Param(_cli_kind(a), base.get(key), cap=CLI_CAPS.get(key, math.inf))
+    return out
+
+
+def _cli_call(name: str, base: dict) -> Callable:
+    """A call running ``flashlab NAME`` in this process. Good outcomes: exit 0, or exit 2 with one
+    line on stderr and no traceback (raised here as a ValueError naming the option, for
+    :func:`judge`); any exception main lets out, or another exit, is a finding."""
+    import contextlib
+    import io
+
+    from flashlab.cli import main
+
+    positional = [k for k in base if not k.startswith("-")]  # quiz's topic; sweep's swept subcommand
+
+    def call(**options):
+        given = {**base, **options}
+        changed = [k for k in options if options[k] != base.get(k)]
+        argv = [name] + [str(given[k]) for k in positional]
+        argv += [f"{k}={v}" for k, v in given.items() if k.startswith("-") and v is not None]
+        err, out = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            try:
+                code = main(argv)
+            except SystemExit as exc:  # argparse
+                code = exc.code
+        lines = err.getvalue().strip().splitlines()
+        if code == 0:
+            return out.getvalue()
+        if code == 2 and len(lines) == 1 and "Traceback" not in err.getvalue():
+            raise ValueError(f"{' '.join(changed)}: {lines[0]}")  # the rule for the command line: one line, exit 2
+        raise RuntimeError(f"exit {code} with {len(lines)} lines on stderr: {err.getvalue()[-300:]!r}")
+
+    return call
 
 
 # ------------------------------------------------------------------ checking one outcome

@@ -3,10 +3,11 @@
 It follows the same rules (documented in flashlab/ftl/core.py) with the simplest data
 structures: dicts and lists, victims found by ``min``/``max`` over all blocks, the free pool as a
 list sorted on demand. Deterministic policies only (greedy, fifo, cost_benefit); ties broken as
-the kernels do: greedy takes the block that entered its valid-count bucket first, FIFO the block
-closed first, cost-benefit the lowest block id, the pool the block freed first (or with dynamic
-wear levelling the least worn, then freed first, and for the GC frontier the most worn, then
-freed last).
+the kernels do: greedy takes the block that entered its valid-count bucket first (or last, or the
+lowest block id, by ``greedy_ties``), FIFO the block closed first, cost-benefit the lowest block
+id, the pool the block freed first (or with dynamic wear levelling the least worn, then freed
+first, and for a GC frontier the most worn, then freed last). Frontiers: 0 host (hot), 1 host
+cold, 2 GC (with oracle separation: hot LBAs), 3 GC cold (oracle separation only).
 """
 
 from __future__ import annotations
@@ -15,16 +16,17 @@ FREE, OPEN, CLOSED, RETIRED = 0, 1, 2, 3
 
 
 class ReferenceFtl:
-    def __init__(self, blocks, ppb, user, *, policy="greedy", separation="gc", hot_window=1, hot_lbas=0,
+    def __init__(self, blocks, ppb, user, *, policy="greedy", greedy_ties="first", separation="gc", hot_window=1, hot_lbas=0,
                  gc_low=2, gc_high=3, dynamic_wl=False, static_wl_threshold=0,
                  read_refresh_limit=0, endurance=0):
         assert policy in ("greedy", "fifo", "cost_benefit")
         self.nb, self.ppb, self.user = blocks, ppb, user
         self.policy, self.sep, self.hot_window, self.hot_lbas = policy, separation, hot_window, hot_lbas
+        self.ties = greedy_ties
         self.low, self.high = gc_low, gc_high
         self.dynamic_wl, self.static_thr = dynamic_wl, static_wl_threshold
         self.refresh, self.endurance = read_refresh_limit, endurance
-        self.n_open = {"none": 1, "gc": 2, "temperature": 3, "oracle": 3}[separation]
+        self.n_open = {"none": 1, "gc": 2, "temperature": 3, "oracle": 4}[separation]
         self.p2l = [-1] * (blocks * ppb)  # lba, -2-lba stale, -1 free
         self.stamp = [0] * (blocks * ppb)
         self.l2p = {}
@@ -38,7 +40,7 @@ class ReferenceFtl:
         self.ticks = 0
         self.pool = [(0, b, b) for b in range(blocks)]  # (key, seq, block)
         self.pool_seq = blocks
-        self.front = [-1, -1, -1]
+        self.front = [-1, -1, -1, -1]
         self.c = dict(host_writes=0, host_reads=0, trims=0, gc_copies=0, wl_copies=0,
                       refresh_copies=0, erases=0, retired=0, gc_victims=0)
         self.read_only = False
@@ -56,12 +58,14 @@ class ReferenceFtl:
         f = self.front[s]
         return 0 if f < 0 else self.ppb - self.wp[f]
 
-    def gc_stream(self):
-        return 0 if self.sep == "none" else 2
+    def gc_stream(self, lba):
+        if self.sep == "none":
+            return 0
+        return 3 if self.sep == "oracle" and lba >= self.hot_lbas else 2
 
     def open(self, s):
         # least worn / first freed; with dynamic wear levelling the GC frontier takes the most worn
-        entry = max(self.pool) if self.dynamic_wl and s == 2 else min(self.pool)
+        entry = max(self.pool) if self.dynamic_wl and s >= 2 else min(self.pool)
         self.pool.remove(entry)
         b = entry[2]
         self.state[b] = OPEN
@@ -107,13 +111,14 @@ class ReferenceFtl:
             self.pool_seq += 1
 
     def can_relocate(self, n):
-        return self.room(self.gc_stream()) + self.free_blocks() * self.ppb >= n
+        room = sum(self.room(s) for s in ({0, 3} if self.sep == "none" else {2, 3}))
+        return room + self.free_blocks() * self.ppb >= n
 
     def relocate(self, b, cause):
         self.state[b] = FREE
-        s = self.gc_stream()
         for p in range(b * self.ppb, (b + 1) * self.ppb):
             if self.p2l[p] >= 0:
+                s = self.gc_stream(self.p2l[p])
                 if self.room(s) == 0:
                     self.open(s)
                 self.program(s, self.p2l[p], self.stamp[p])
@@ -126,7 +131,12 @@ class ReferenceFtl:
         if not closed:
             return -1
         if self.policy == "greedy":
-            return min(closed, key=lambda b: (self.valid[b], self.order[b]))
+            fewest = min(self.valid[b] for b in closed)
+            ties = [b for b in closed if self.valid[b] == fewest]
+            if self.ties == "index":
+                return min(ties)
+            pick = max if self.ties == "last" else min
+            return pick(ties, key=lambda b: self.order[b])
         if self.policy == "fifo":
             return min(closed, key=lambda b: self.order[b])
         now, ppb = self.c["host_writes"], self.ppb

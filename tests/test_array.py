@@ -7,12 +7,15 @@ CLI ~8 s (five one-line-error subprocesses).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flashlab.array import ArrayConfig, Layout, array_drive, simulate_array
+from flashlab.device.hdd import CHEETAH_15K7
 from flashlab.ssd import HostLoad, ServiceMember, run_members
 from flashlab.workload import Workload
 
@@ -54,6 +57,7 @@ class ArrayModel:
         self.L = layout
         self.mem = np.zeros((layout.drives, layout.member_pages), np.int64)
         self.su, self.m = layout.unit_pages, layout.data_units
+        self.failed: frozenset = frozenset()
 
     def _unit(self, dev: int, s: int) -> int:
         """Data unit index j of member dev in stripe s."""
@@ -63,9 +67,15 @@ class ArrayModel:
                 return j
         raise AssertionError(f"member {dev} holds no data unit of stripe {s}")
 
-    def write(self, lba: int, pages: int, stamp0: int) -> None:
+    def write(self, lba: int, pages: int, stamp0: int, failed: frozenset = frozenset()) -> None:
+        """Host write of ``pages`` stamps from ``stamp0``; with members ``failed``, through
+        :meth:`Layout.degrade` (a read-modify-write's old data on a failed member must then be
+        rebuilt from what the plan read)."""
         L = self.L
-        plan = L.plan([0], [lba], [pages])
+        plan = L.plan([0], [lba], [pages], rebuild=bool(failed))
+        if failed:
+            plan = L.degrade(plan, sorted(failed))
+        self.failed = failed
         lbas = np.arange(lba, lba + pages)
         dev, mlba = L.locate(lbas)
         new = {}
@@ -99,10 +109,21 @@ class ArrayModel:
             dj = int(self.L.locate([(s * self.m + j) * self.su])[0][0])
             if rmw:
                 if (dj, x) in new:
-                    v ^= gf_mul(coef(j), read[(dj, x)] ^ new[(dj, x)])  # old data must have been read
+                    old = self._rebuilt(dj, x, read) if dj in self.failed else read[(dj, x)]
+                    v ^= gf_mul(coef(j), old ^ new[(dj, x)])  # old data must have been read
             else:
                 v ^= gf_mul(coef(j), new[(dj, x)])  # full stripe: every data unit is new
         return v
+
+    def _rebuilt(self, d: int, x: int, read: dict) -> int:
+        """Old data of failed member d at member page x: the plan must have read a rebuild set of
+        its stripe (data units of the stripe number of the other members); the value is what the
+        degraded read of that page returns (the store is not yet written)."""
+        s = x // self.su
+        got = [k for k in range(self.L.drives) if k != d and k not in self.failed and (k, x) in read]
+        assert len(got) >= self.m, f"the plan read {got} at member page {x}: too few to rebuild member {d}"
+        lba = (s * self.m + self._unit(d, s)) * self.su + x % self.su
+        return self.read(lba, set(self.failed))
 
     def read(self, lba: int, away: set) -> int:
         L = self.L
@@ -426,3 +447,91 @@ def test_cli_text_json_and_bad_input(capsys):
         p = subprocess.run([sys.executable, "-m", "flashlab.cli", *small[:1], *extra], capture_output=True, text=True)
         assert p.returncode == 2, (extra, p.stderr)
         assert message in p.stderr and "Traceback" not in p.stderr and p.stderr.count("\n") == 1, p.stderr
+
+
+# ---------------------------------------------------------------- the last fuzz findings (issue 29)
+def test_write_back_is_acknowledged_at_the_mirror_copy_not_the_first_request_to_finish():
+    """The mirror copy is each write's first request: a faster destage must not acknowledge it."""
+    slow = ServiceMember(mean_us=1000.0, distribution="constant")
+    fast = ServiceMember(mean_us=10.0, distribution="constant")
+    r = run_members([slow, fast], [0, 0], [0, 0], [1, 1], [0, 1], host=[0, 0], write_back=[1], write_cache_pages=10)
+    assert r.host_done_us.tolist() == [1000.0]
+    assert r.done_us.tolist() == [1000.0, 10.0]
+
+
+@pytest.mark.parametrize("fills", [0.0, 1.0])
+def test_array_write_back_latency_includes_the_mirror_copy(fills):
+    """A write is acknowledged when its copy is on the partner controller (mirror_us = 20 ms), not
+    when a read-modify-write read (or a read of an unwritten page, at once) comes back."""
+    config = ArrayConfig(drives=4, raid=5, drive=array_drive(capacity_bytes=2**22), write_cache_bytes=2**20,
+                         mirror_us=20000.0)
+    r = simulate_array(config, HostLoad(qd=8, workload=Workload(read_fraction=0.5)), requests=400,
+                       precondition_fills=fills, seed=1)
+    assert r.error == ""
+    writes = r.op == 0
+    assert (r.latency_us[writes] >= 20000.0).all()
+    assert r.duration_us > 0 and r.iops() > 0
+
+
+def test_harmonia_with_write_back_and_preconditioning_returns():
+    """Synchronised GC after the run used to pull members with nothing to gain into jobs for ever."""
+    config = ArrayConfig(arch="harmonia", drives=4, raid=5, drive=array_drive(capacity_bytes=2**22),
+                         write_cache_bytes=2**20)
+    r = simulate_array(config, HostLoad(qd=8, workload=Workload(read_fraction=0.5)), requests=100,
+                       precondition_fills=1.0, seed=1)
+    assert r.error == "" and np.isfinite(r.done_us).all()
+    assert np.isfinite(r.members.done_us).all()  # every member request too (the drain ended)
+
+
+@pytest.mark.parametrize("load,name", [(HostLoad(fua=True), "load.fua"), (HostLoad(flush_every=4), "load.flush_every")])
+def test_arrays_refuse_flushes_and_fua_rather_than_ignore_them(load, name):
+    with pytest.raises(ValueError, match=name):
+        simulate_array(ArrayConfig(drives=4, raid=5, drive=array_drive(capacity_bytes=2**22)), load, requests=10)
+
+
+@pytest.mark.parametrize("name", ["mirror_mb_s", "back_end_mb_s"])
+def test_a_bandwidth_too_small_to_move_a_page_is_named(name):
+    with pytest.raises(ValueError, match=name):
+        ArrayConfig(**{name: 1e-300})
+    with pytest.raises(ValueError, match=f"{name} must move a member page"):
+        ArrayConfig(arch="disk", disk=dataclasses.replace(CHEETAH_15K7, block_size=2**20), stripe_unit=2**20,
+                    **{name: 1e-3})
+
+
+def test_layout_refuses_a_plan_larger_than_memory():
+    L = Layout(member_pages=2**40)
+    with pytest.raises(ValueError, match="pages"):
+        L.plan([0], [0], [2**40])
+
+
+def _degrade_plan():
+    L = Layout(raid=5, drives=4, stripe_unit=8192, member_pages=32)
+    return L, L.plan([1, 0, 1], [0, 3, 7], [2, 2, 1], rebuild=True)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda p: p["device"].__setitem__(0, 99),
+    lambda p: p["alternates"][0].__setitem__(0, 10**6),
+    lambda p: p.__setitem__("lba", p["lba"].astype(float)),
+    lambda p: p.__setitem__("device", p["device"][:-1]),
+    lambda p: p.__setitem__("pages", p["pages"].tolist() + ["x"]),
+    lambda p: p.__setitem__("alternates", [1, 2]),
+])
+def test_degrade_refuses_a_plan_it_did_not_make(edit):
+    L, plan = _degrade_plan()
+    plan = {k: (tuple(a.copy() for a in v) if k == "alternates" else v.copy()) for k, v in plan.items()}
+    edit(plan)
+    with pytest.raises(ValueError, match="plan"):
+        L.degrade(plan, [1])
+
+
+def test_numpy_unsigned_integers_are_stored_as_python_ints():
+    L = Layout(drives=np.uint64(10))
+    assert type(L.drives) is int
+    np.testing.assert_array_equal(L.locate([0, 5, 9])[0], Layout(drives=10).locate([0, 5, 9])[0])
+
+
+def test_simulate_hosts_refuses_a_dict_of_hosts():
+    from flashlab.array import Host, simulate_hosts
+    with pytest.raises(ValueError, match="hosts"):
+        simulate_hosts(ArrayConfig(drives=4, raid=5), hosts={Host(): 1})

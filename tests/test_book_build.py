@@ -35,6 +35,8 @@ def _build(tmp_path: Path, code: str, extra: str = "", env: dict | None = None) 
     shutil.copy(ROOT / "_config.yml", book / "_config.yml")
     for folder in ("_ext", "_static"):
         shutil.copytree(ROOT / "book" / folder, book / "book" / folder)
+    (book / "tools").mkdir()  # the extension writes the download notebook with tools/notebooks.py
+    shutil.copy(ROOT / "tools" / "notebooks.py", book / "tools" / "notebooks.py")
     (book / "book" / "references.bib").write_text("@misc{x, title={X}, author={Y}, year={2000}}\n")
     (book / "book" / "intro.md").write_text("# Intro\n")
     (book / "chapter.md").write_text(CHAPTER.format(code=code, extra=extra))

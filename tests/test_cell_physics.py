@@ -387,3 +387,8 @@ def test_preset_is_chapter_4s_25nm_planar_cell():
     assert CELL.t_ox * 1e9 == pytest.approx(planar.t_tox_nm, rel=0.02)
     assert CELL.c_tunnel * 1e18 == pytest.approx(planar.c_tox_af, rel=0.02)
     assert 1.0 / CELL.volts_per_electron == pytest.approx(planar.electrons_per_volt, rel=0.02)
+
+
+def test_a_denormal_fn_b_is_refused_not_a_nan_later():
+    with pytest.raises(ValueError, match="fn_b"):
+        FloatingGateCell(**(CELL_KW | {"fn_b": 5e-324}))

@@ -16,6 +16,26 @@ def test_help_lists_every_subcommand():
         assert name in out
 
 
+def test_each_subcommand_comes_from_the_module_the_table_names():
+    import argparse
+    import importlib
+
+    from flashlab.cli import SUBCOMMANDS
+
+    for command, module in SUBCOMMANDS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module).register(sub)
+        assert list(sub.choices) == [command]
+
+
+def test_a_named_subcommand_imports_only_its_module():
+    code = ("import sys; from flashlab import cli; cli.main(['wa', '--blocks', '64', '--pages-per-block', '16', "
+            "'--fills', '1', '--op', '0.2']); print(sorted(m for m in sys.modules if m.startswith('flashlab.') and m.endswith('cli')))")
+    r = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "['flashlab.cli', 'flashlab.ftl.cli']"
+
+
 def test_unknown_subcommand_exits_2_with_one_line():
     r = _run(["nonsense"])
     assert r.returncode == 2

@@ -53,3 +53,11 @@ def test_readme_run_reaches_the_steady_state(capsys):
     assert data["steady_state_reached"] and 4.0 <= data["fills_written"] <= 16.0
     assert data["steady_window_rounds"][1] == len(data["rounds"]["iops"]) - 1
     assert data["latency_before_us"]["p99"] < 0.2 * data["latency_after_us"]["p99"]
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "-inf", "nan"])
+def test_a_max_fills_that_is_no_number_of_fills_is_refused(capsys, value):
+    """--max-fills of -1, 0 or -inf used to run as if it were --fills."""
+    assert main(SMALL + [f"--max-fills={value}"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-fills must be a positive number" in err and err.count("\n") == 1

@@ -301,4 +301,23 @@ def test_flushed_4k_writes_on_16k_pages(plp, factor):
     if plp:
         assert pl.lost == 0
     with pytest.raises(ValueError, match="write_size"):
-        flushed_writes(replace(cfg, cache_bytes=4096), write_size=8192)
+        flushed_writes(replace(cfg, cache_bytes=16384), write_size=8192)  # one NAND page: no room beside it
+
+
+# ---------------------------------------------------------------- the last fuzz findings (issue 29)
+SMALL_ONE_CHANNEL = SsdConfig(geometry=ssd_geometry(2**24, op=0.25, channels=1, dies_per_channel=1, planes_per_die=2,
+                                                    pages_per_block=8))
+
+
+def test_redo_writes_larger_than_the_gc_watermarks_free_space_complete():
+    """A 128 KiB log write needs more free superblocks than background GC keeps: the write gate
+    now asks GC for room (it waited for a free-block count no write would bring: "no events left")."""
+    r = redo_log(SMALL_ONE_CHANNEL, sessions=1, commits=100, redo_bytes=131072)
+    assert np.isfinite(r.commit_us).all() and r.commit_us.size == 100
+
+
+def test_rwmix_stores_an_unsigned_qd_as_an_int():
+    a = rwmix(SMALL_ONE_CHANNEL, qd=np.uint64(8), requests=300)
+    b = rwmix(SMALL_ONE_CHANNEL, qd=8, requests=300)
+    np.testing.assert_array_equal(a.latency_us, b.latency_us)
+

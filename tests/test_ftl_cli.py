@@ -72,3 +72,9 @@ def test_malformed_trace_names_the_line(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "bad.csv:2: lba must be an integer" in proc.stderr
+
+
+def test_an_empty_trace_name_is_refused_not_replaced_by_the_synthetic_workload(capsys):
+    assert main(SMALL + ["--trace", ""]) == 2
+    err = capsys.readouterr().err
+    assert "--trace must name a CSV trace file" in err and err.count("\n") == 1

@@ -22,7 +22,7 @@ import fuzz_api
 from isolate import ROOT
 
 # one interpreter per entry (the small layers share one: each start costs ~2 s of imports)
-PROCESSES = ("cell", "ftl", "ssd,db", "device,workload,presets,sweep,array", "tech")
+PROCESSES = ("cell", "ftl", "ssd,db", "device,workload,presets,sweep,array", "tech,quiz", "cli")
 GROUPS = tuple(g for p in PROCESSES for g in p.split(","))
 
 

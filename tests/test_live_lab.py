@@ -2,7 +2,8 @@
 
 Each chapter is converted to a notebook with jupytext, run top to bottom in JupyterLab, and every
 ipywidgets slider of its live dashboards is moved with the keyboard: the bokeh figure (through
-jupyter_bokeh) must show new data each time, computed by the engine in the kernel. The static
+jupyter_bokeh) must show new data each time, computed by the engine in the kernel. Every slider
+handle is named and says its setting, and each dashboard's description (its live region) follows. The static
 explorables' cells are left out (the book build and nbval run them; here they would only cost
 time precomputing grids).
 """
@@ -125,8 +126,17 @@ def test_live_dashboards_recompute_on_every_slider(chapter, lab, browser):
         failed = [t for t in outputs if "Traceback" in t]
         assert not failed, f"{chapter}: a cell raised in JupyterLab:\n{failed[0][-3000:]}"
         assert page.locator("text=Click to show javascript error").count() == 0, f"{chapter}: a widget failed"
-        assert page.locator(".widget-slider .noUi-handle").count() > 0
+        handles = page.locator(".widget-slider .noUi-handle")
+        assert handles.count() > 0
+        page.wait_for_timeout(1000)
+        unnamed = [i for i in range(handles.count()) if not handles.nth(i).get_attribute("aria-label")
+                   or not handles.nth(i).get_attribute("aria-valuetext")]
+        assert not unnamed, f"{chapter}: live sliders {unnamed} have no accessible name or value text"
+        described = page.locator(".widget-vbox [role=status][aria-live=polite]").all_inner_texts()
+        assert described and all(described), f"{chapter}: a live dashboard has no description"
         unchanged = _move_every_slider(page)
+        assert page.locator(".widget-vbox [role=status][aria-live=polite]").all_inner_texts() != described, \
+            f"{chapter}: moving the sliders did not change the dashboards' descriptions"
         assert not unchanged, f"{chapter}: sliders {unchanged} moved but the figure's data did not change"
     finally:
         page.close()

@@ -155,6 +155,28 @@ def test_resume_skips_finished_points(tmp_path):
         sweep(Calls(), grid, seed=6, workers=1, results=path)
 
 
+def last_to_finish(a, flag_dir):
+    """Point a=1 waits until a=3 is done, so two workers finish the points 2, 3, 1."""
+    import pathlib
+    import time
+
+    flags = pathlib.Path(flag_dir)
+    if a == 1:
+        deadline = time.monotonic() + 120.0
+        while not (flags / "3").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    (flags / str(a)).write_text(str(time.monotonic_ns()))
+    return {"a2": a * a}
+
+
+def test_the_results_file_is_in_grid_order_whatever_finishes_first(tmp_path):
+    path = tmp_path / "r.parquet"
+    table = sweep(last_to_finish, {"a": [1, 2, 3], "flag_dir": [str(tmp_path)]}, workers=2, results=path)
+    finished = sorted((1, 2, 3), key=lambda a: int((tmp_path / str(a)).read_text()))
+    assert finished == [2, 3, 1]  # the workers did finish out of grid order
+    assert list(pd.read_parquet(path)["a"]) == [1, 2, 3] == list(table.index.get_level_values("a"))
+
+
 def flaky(a, seed):
     if a == 2:
         raise ValueError("a must not be 2")
@@ -289,3 +311,52 @@ def test_an_edited_function_does_not_resume_from_its_old_results(tmp_path):
     sweep(partial(draws, b=1), {"a": [1]}, seed=3, workers=1, results=other)
     with pytest.raises(ValueError, match="another version of"):
         sweep(partial(draws, b=2), {"a": [1]}, seed=3, workers=1, results=other)
+
+
+# ---------------------------------------------------------------- the last fuzz findings (issue 29)
+CALLS = []
+
+
+def counted(a):
+    CALLS.append(a)
+    return a
+
+
+def test_a_results_file_in_a_missing_folder_is_refused_before_the_first_point(tmp_path):
+    CALLS.clear()
+    with pytest.raises(ValueError, match="results=.*its folder .* does not exist"):
+        sweep(counted, {"a": [1, 2]}, workers=1, results=tmp_path / "no" / "such" / "r.parquet")
+    assert CALLS == []  # the points used to run, then the table was lost to FileNotFoundError
+
+
+@pytest.mark.parametrize("meta", [b"{}", b"[1, 2]", b"not json", b'{"function": 1, "seed": 0, "parameters": 3}'])
+def test_a_results_file_with_foreign_metadata_is_named(tmp_path, meta):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "r.parquet"
+    table = pa.table({"_point": ['{"a":1}'], "a": [1]})
+    pq.write_table(table.replace_schema_metadata({b"flashlab.sweep": meta}), path)
+    with pytest.raises(ValueError, match="is not a flashlab sweep results file"):
+        sweep(needs_ab, {"a": [1], "b": [2]}, workers=1, results=path)
+
+
+def test_result_columns_refuses_records_nested_without_end():
+    loop: dict = {"x": 1.0}
+    loop["self"] = loop
+    deep: dict = {"x": 1.0}
+    for _ in range(2000):
+        deep = {"d": deep}
+    for result in (loop, deep):
+        with pytest.raises(ValueError, match="result must nest records"):
+            result_columns(result)
+    assert result_columns({"a": {"b": {"c": 2}}}) == {"a.b.c": 2}
+
+
+@pytest.mark.parametrize("scheduler", ["", "bogus://x", "   "])
+def test_cli_names_a_bad_scheduler_in_one_line(capsys, scheduler):
+    from flashlab.cli import main
+
+    assert main(["sweep", "wa", "--op", "0.2,0.3", "--scheduler", scheduler]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler must be a Dask scheduler address" in err and err.count("\n") == 1

@@ -339,3 +339,31 @@ def test_default_read_refs_of_every_preset_still_separate_states():
         refs = default_read_refs(tech.vth)
         means = vth_distributions(tech.vth).means
         assert np.all((refs > means[:-1]) & (refs < means[1:]))
+
+
+# ---------------------------------------------------------------- the last fuzz findings (issue 29)
+@pytest.mark.parametrize("call", [lambda: electron_counts(1e5, 10**8, 1), lambda: verify_overshoot(1000.0, 10**7, 1),
+                                  lambda: verify_overshoot(0.01, 10**7, 1)])
+def test_runs_of_hours_are_refused_up_front(call):
+    """Inside the old documented bounds these ran for hours (10 ns per electron)."""
+    with pytest.raises(ValueError, match="n_cells must be at most"):
+        call()
+
+
+def test_the_chapters_runs_stay_inside_the_work_bound():
+    assert electron_counts(1000, 100_000, seed=1).size == 100_000  # chapter 4's largest
+    assert verify_overshoot(60.0, 100_000, seed=1).size == 100_000
+
+
+def test_unsigned_numpy_bits_are_stored_as_a_python_int():
+    from flashlab.tech.generations import TLC_1X
+
+    g = dataclasses.replace(TLC_1X, bits=np.uint64(3))
+    assert type(g.bits) is int and g == TLC_1X
+
+
+def test_a_fast_time_constant_of_a_denormal_is_refused():
+    from flashlab.tech import ChargeTrapEffects
+
+    with pytest.raises(ValueError, match="tau_fast_days"):
+        ChargeTrapEffects(tau_fast_days=5e-324)

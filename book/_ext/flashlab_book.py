@@ -11,7 +11,10 @@
   reader switches to dark mode, and back.
 * Offers each executed chapter as an ``.ipynb`` download beside its MyST source.
 * Adds the JupyterHub launch button when ``FLASHLAB_JUPYTERHUB_URL`` names the hub (a course's own
-  hub; the Binder button needs nothing: the repository URL is set once, in ``_config.yml``).
+  hub; the Binder button needs nothing: the repository URL is set once, in ``_config.yml``), and a
+  Colab button beside Binder's on each chapter: Colab opens ``notebooks/<chapter>.ipynb`` from the
+  repository (``tools/notebooks.py`` writes them; their first cell installs flashlab). The
+  downloadable notebook starts with the same install cell.
 * Loads :mod:`flashlab_student`, the student edition (``FLASHLAB_EDITION=student``).
 * Lists in the bibliography only the works the book cites: chapters cite with ``footcite``,
   which sphinxcontrib-bibtex does not count as cited, so the bibliography page's
@@ -28,6 +31,7 @@ from pathlib import Path
 
 import bokeh
 
+ROOT = Path(__file__).resolve().parents[2]
 BOKEH_FILES = ("bokeh", "bokeh-widgets")
 JUPYTERHUB_ENV = "FLASHLAB_JUPYTERHUB_URL"
 
@@ -92,10 +96,41 @@ def _copy_notebooks(app, exception):
             continue
         nb = nbformat.read(_executed(app, docname), as_version=4)
         _, executed = cache.merge_match_into_notebook(nb)  # KeyError (build fails) if never executed
+        nbformat.write(executed, _executed(app, docname))
         dest = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
         dest.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(executed, dest)
-        nbformat.write(executed, _executed(app, docname))
+        nbformat.write(_notebooks_tool().with_install_cell(executed), dest)
+
+
+def _notebooks_tool():
+    """``tools/notebooks.py`` (the chapters as notebooks for Colab, and their install cell)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("flashlab_notebooks", ROOT / "tools" / "notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+COLAB_URL = "https://colab.research.google.com"
+
+
+def colab_url(repo_url: str, branch: str, docname: str) -> str | None:
+    """Colab's address for a chapter's notebook (``notebooks/<stem>.ipynb``) on GitHub, or None
+    for a page that is no chapter or a repository Colab cannot open."""
+    m = re.fullmatch(r"https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?", repo_url)
+    if m is None or not docname.startswith("chapters/"):
+        return None
+    return f"{COLAB_URL}/github/{m[1]}/{m[2]}/blob/{branch}/notebooks/{docname.split('/', 1)[1]}.ipynb"
+
+
+def _colab_button(app, pagename, context):
+    repo = app.config.html_theme_options.get("repository_url", "")
+    url = colab_url(repo, app.config.html_theme_options.get("repository_branch", "main"), pagename)
+    for group in context.get("header_buttons", []):
+        if url and group.get("label") == "launch-buttons":
+            group["buttons"].append({"type": "link", "text": "Colab", "tooltip": "Launch on Colab",
+                                     "icon": "_static/images/logo_colab.png", "url": url})
 
 
 def _jupyterhub(app, config):
@@ -110,13 +145,22 @@ def _ipynb_download(app, pagename, templatename, context, doctree):
 
 
 def _page_context(app, pagename, templatename, context, doctree):
+    from flashlab.viz.style import series_text_css
+
     context["default_mode"] = "light"
+    # the colours of words that name a series (flashlab.viz.style.text_colour), light and dark
+    context["metatags"] = context.get("metatags", "") + f"\n<style>{series_text_css()}</style>"
+    # docutils marks a bibliography's entries doc-biblioentry (a DPUB role ARIA 1.2 deprecates)
+    # inside role="list", which needs listitem children: screen readers then skip the entries
+    if "body" in context:
+        context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
 
     def is_thebe(js) -> bool:
         return "thebe" in f"{getattr(js, 'filename', '')} {getattr(js, 'attributes', {}).get('body', '')}"
 
     if "script_files" in context:  # drop thebe
         context["script_files"] = [js for js in context["script_files"] if not is_thebe(js)]
+    _colab_button(app, pagename, context)
 
 
 def setup(app):
@@ -127,6 +171,7 @@ def setup(app):
     for name in BOKEH_FILES:
         app.add_js_file(f"bokeh/{name}-{bokeh.__version__}.min.js")
     app.add_js_file("flashlab-theme.js")
+    app.add_js_file("flashlab-a11y.js")
     app.connect("config-inited", _jupyterhub)
     app.connect("html-page-context", _ipynb_download, priority=400)  # before the theme's buttons (501)
     app.connect("html-page-context", _page_context, priority=900)  # after the theme's own

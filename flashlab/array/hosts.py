@@ -18,11 +18,12 @@ microseconds, sizes in bytes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
+from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed, plain_fields
 from flashlab.array.sim import ArrayConfig, ArrayResult, host_requests, simulate_array
 from flashlab.ssd import HostLoad
 from flashlab.ssd.sim import latency_summary
@@ -42,6 +43,7 @@ class Host:
     requests: int = 1000
 
     def __post_init__(self):
+        plain_fields(self)
         check_instance("load", self.load, HostLoad)
         check_choice("stream", self.stream, STREAMS)
         check_real("start", self.start, 0.0, 1.0, hi_open=True)
@@ -116,7 +118,7 @@ def simulate_hosts(config: ArrayConfig | None = None, hosts=(Host(),), *, precon
     """
     config = ArrayConfig() if config is None else config
     check_instance("config", config, ArrayConfig)
-    if isinstance(hosts, Host) or not hasattr(hosts, "__len__"):
+    if isinstance(hosts, (Host, str, bytes, Mapping, set, frozenset)) or not hasattr(hosts, "__len__"):
         raise ValueError(f"hosts must be a sequence of Host; got {type(hosts).__name__}")
     hosts = tuple(hosts)
     check_int("number of hosts", len(hosts), 1, 256)

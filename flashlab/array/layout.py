@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_bool, check_choice, check_int, check_int_array
+from flashlab._validate import (check_bool, check_choice, check_int, check_int_array, check_memory, plain_fields,
+                                quote)
 from flashlab.array import _kernels as K
 from flashlab.array.capacity import RAID_MIN_DRIVES
 
@@ -40,6 +41,7 @@ class Layout:
     member_pages: int = 4096
 
     def __post_init__(self):
+        plain_fields(self)
         check_choice("raid", self.raid, RAID_LEVELS)
         check_int("drives", self.drives, 1, 256)
         lo, hi = RAID_MIN_DRIVES[self.raid], 2 if self.raid == 1 else 256
@@ -97,7 +99,7 @@ class Layout:
 
     def parity_members(self, stripe: int) -> tuple[int, ...]:
         """Members holding stripe ``stripe``'s parity: (P,) for RAID-5, (P, Q) for RAID-6."""
-        check_int("stripe", stripe, 0, self.stripes - 1)
+        stripe = check_int("stripe", stripe, 0, self.stripes - 1)
         if self.raid not in (5, 6):
             return ()
         p = self.drives - 1 - stripe % self.drives
@@ -121,6 +123,7 @@ class Layout:
         su = self.unit_pages
         touched = (lbas + pages - 1) // su - lbas // su + 1
         bound = int((touched * max(self.drives + 1, 6)).sum())
+        check_memory("pages", bound * 8 * 8, f"a plan of up to {bound} member requests")
         out = [np.empty(bound, np.int64) for _ in range(8)]
         scratch = [np.empty(int(touched.max()) + 1, np.int64) for _ in range(4)]
         k = K.plan(np.int64(self.raid), np.int64(self.drives), np.int64(su), bool(rebuild), ops, lbas, pages,
@@ -141,31 +144,31 @@ class Layout:
         if len(set(failed)) != len(failed):
             raise ValueError(f"failed must name each member once; got {failed}")
         most = {0: 0, 1: 1, 5: 1, 6: 2, 10: self.drives // 2}[self.raid]
+        # every stripe has a unit (data, copy or parity) on every member (RAID-10: on every pair),
+        # so a failure past the tolerance loses data in every stripe
+        loss = f"data loss in stripes 0 to {self.stripes - 1} (every stripe has units on members {failed})"
         if len(failed) > most:
             raise ValueError(f"failed: RAID-{self.raid} of {self.drives} members survives at most {most} failed "
-                             f"members; got {len(failed)} ({failed})")
+                             f"members; got {len(failed)} ({failed}): {loss}")
         if self.raid == 10 and len({d // 2 for d in failed}) != len(failed):
-            raise ValueError(f"failed: RAID-10 loses data when both members of a mirrored pair fail; got {failed}")
+            raise ValueError(f"failed: RAID-10 loses data when both members of a mirrored pair fail; got {failed}: "
+                             f"{loss}")
         return failed
 
     def degrade(self, plan: dict, failed, *, keep_alternates: bool = False) -> dict:
         """The member requests of ``plan`` (made with ``rebuild=True``) on an array whose members
         ``failed`` are gone: a host read's piece on a failed member reads its rebuild set instead
         (first phase): the rest of its stripe (data and P; RAID-6 with a second member away: Q
-        stands in for it), or the other copy; other requests to failed members are dropped (a
-        write's data then lives only in the parity; a real array would reconstruct-write the
-        stripe; left out). ``keep_alternates`` (the ground-up array, whose reads dodge members in
+        stands in for it), or the other copy; a read-modify-write's read of old data on a failed
+        member reads the same rebuild set (the new parity needs the old data); other requests to
+        failed members are dropped (a write's data then lives only in the parity, or in the other
+        copy). ``keep_alternates`` (the ground-up array, whose reads dodge members in
         GC): pieces keep their alternates, rebuilt around the failed members (Q stands in on
         RAID-6), or lose them when a stripe cannot spare another member. Same keys as
         :meth:`plan`."""
         failed = set(self.tolerates(failed))
         check_bool("keep_alternates", keep_alternates)
-        keys = ("op", "device", "lba", "pages", "host", "phase", "alternates")
-        if not (isinstance(plan, dict) and all(k in plan for k in keys)):
-            raise ValueError(f"plan must be a dict from Layout.plan(..., rebuild=True) with keys {', '.join(keys)}; "
-                             f"got {type(plan).__name__}")
-        op, dev, lba, pg, host, ph = (plan[k] for k in ("op", "device", "lba", "pages", "host", "phase"))
-        alt, alt_n = plan["alternates"]
+        op, dev, lba, pg, host, ph, alt, alt_n = self._check_plan(plan)
         reads = (op == K.OP_READ) & (ph == K.PH_FIRST)
         rows: list = []  # (op, device, lba, pages, host, phase)
         alts: list = []  # per row: its alternate devices, or None
@@ -184,7 +187,9 @@ class Layout:
                     rebuild = self._survivors([int(x) for x in dev[alt[r]:alt[r] + alt_n[r]]], failed,
                                               int(lba[r]) // self.unit_pages)
                 if d in failed:
-                    if reads[r] and alt[r] >= 0:
+                    if reads[r] and alt[r] < 0 and self.raid in (5, 6):
+                        rebuild = self._old_data_set(d, int(lba[r]) // self.unit_pages, failed)
+                    if reads[r] and rebuild:
                         group += [((K.OP_READ, x, lba[r], pg[r], host[r], K.PH_FIRST), None) for x in rebuild]
                     continue
                 group.append(((op[r], d, lba[r], pg[r], host[r], ph[r]), rebuild if keep_alternates else None))
@@ -205,6 +210,45 @@ class Layout:
         a = np.array(alts, np.int64).reshape(-1, 2).T
         return {"op": cols[0], "device": cols[1], "lba": cols[2], "pages": cols[3], "host": cols[4], "phase": cols[5],
                 "alternates": (a[0].copy(), a[1].copy())}
+
+    def _check_plan(self, plan) -> tuple:
+        """The columns of a plan from :meth:`plan` (``op, device, lba, pages, host, phase, alt,
+        alt_n``), each checked: 1-D integer arrays of one length, devices of this array, member
+        LBAs inside a member, host I/Os in order, alternates naming requests of the plan."""
+        keys = ("op", "device", "lba", "pages", "host", "phase", "alternates")
+        if not (isinstance(plan, dict) and all(k in plan for k in keys)
+                and isinstance(plan["alternates"], tuple) and len(plan["alternates"]) == 2):
+            raise ValueError(f"plan must be a dict from Layout.plan(..., rebuild=True) with keys {', '.join(keys)} "
+                             f"(alternates a pair of arrays); got {quote(plan)}")
+        bounds = {"op": (0, 1), "device": (0, self.drives - 1), "lba": (0, self.member_pages - 1),
+                  "pages": (1, self.member_pages), "host": (0, 2**40), "phase": (-1, 1)}
+        cols = [check_int_array(f"plan[{k!r}]", plan[k], lo, hi, min_size=0) for k, (lo, hi) in bounds.items()]
+        n = cols[0].size
+        alt = check_int_array("plan['alternates'][0]", plan["alternates"][0], -1, max(n - 1, -1), min_size=0)
+        alt_n = check_int_array("plan['alternates'][1]", plan["alternates"][1], 0, n, min_size=0)
+        cols += [alt, alt_n]
+        if any(c.size != n for c in cols):
+            raise ValueError(f"plan: every column must have one entry per member request; got sizes "
+                             f"{', '.join(str(c.size) for c in cols)}")
+        lba, pg, host = cols[2], cols[3], cols[4]
+        if (lba + pg > self.member_pages).any() or (np.diff(host) < 0).any():
+            raise ValueError(f"plan: member requests must lie in a member's {self.member_pages} pages, grouped by "
+                             f"host I/O in order")
+        if ((alt >= 0) & ((alt_n < 1) | (alt + alt_n > n))).any() or ((alt < 0) & (alt_n != 0)).any():
+            raise ValueError("plan['alternates']: each (first, count) must name count >= 1 requests of the plan, "
+                             "or be (-1, 0)")
+        return tuple(cols)
+
+    def _old_data_set(self, d: int, stripe: int, failed: set):
+        """Members whose pages rebuild the old contents of failed member ``d`` in ``stripe``, for a
+        read-modify-write's new parity: the rest of the stripe without Q (Q standing in for a
+        second failed member, RAID-6); None when ``d`` holds the stripe's parity (gone with it:
+        nothing to update)."""
+        par = self.parity_members(stripe)
+        if d in par:
+            return None
+        q = par[1] if self.raid == 6 else -1
+        return self._survivors([k for k in range(self.drives) if k not in (d, q)], failed, stripe)
 
     def _survivors(self, rebuild: list, failed: set, stripe: int):
         """A rebuild set without the failed members: unchanged when none is in it; RAID-6 with

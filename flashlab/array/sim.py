@@ -29,9 +29,9 @@ Controllers (the disk-array design, flashdba 2015; any architecture may use them
   ``shared`` (one loop of ``back_end_mb_s``: every host I/O moves its member pages across it,
   one transfer at a time, alongside its member requests).
 
-Left out: controller CPU time, a second controller's reads, cache write coalescing (a
-rewritten dirty page is destaged twice), rebuild after a failure, hot spares. Times in
-microseconds, sizes in bytes.
+Left out: host flushes and FUA writes (refused), controller CPU time, a second controller's
+reads, cache write coalescing (a rewritten dirty page is destaged twice), rebuild after a
+failure, hot spares. Times in microseconds, sizes in bytes.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flashlab._validate import check_array, check_choice, check_instance, check_int, check_int_array, check_real, check_seed
+from flashlab._validate import (check_array, check_choice, check_instance, check_int, check_int_array, check_real,
+                                check_seed, plain_fields)
 from flashlab.array.layout import Layout
 from flashlab.device.hdd import CHEETAH_15K7, HddSpec
 from flashlab.ssd import HostLoad, MembersResult, ServiceMember, SsdConfig, run_members, ssd_geometry
@@ -58,7 +59,7 @@ def array_drive(op: float = 0.25, capacity_bytes: int = 2**24, timing: str = "ml
     user data at over-provisioning ``op`` on 2 channels x 1 die x 2 planes, 8 pages of 4 KiB per block,
     ``timing`` a NAND preset of :mod:`flashlab.device.timing` (``mlc_mqsim``'s erase is five
     programs long, so GC's erases stand out in the read tail), read priority, background GC."""
-    check_int("capacity_bytes", capacity_bytes, 2**20, 2**40)
+    capacity_bytes = check_int("capacity_bytes", capacity_bytes, 2**20, 2**40)
     geometry = ssd_geometry(capacity_bytes, op, channels=2, dies_per_channel=1, planes_per_die=2, pages_per_block=8)
     try:
         return SsdConfig(geometry=geometry, timing=timing)
@@ -88,9 +89,9 @@ class ArrayConfig:
     read_cache_bytes : int in [0, 2**50], DRAM read cache (0: none)
     write_cache_bytes : int in [0, 2**50], mirrored write cache (0: none)
     mirror_us : float in [0, 1e6], fixed cost of copying a write to the partner controller, us
-    mirror_mb_s : float in (0, 1e6], interconnect bandwidth, MB/s (bytes per us)
+    mirror_mb_s : float in [1e-3, 1e6], interconnect bandwidth, MB/s (bytes per us)
     back_end : ``switched`` or ``shared``
-    back_end_mb_s : float in (0, 1e6], the shared back end's bandwidth, MB/s
+    back_end_mb_s : float in [1e-3, 1e6], the shared back end's bandwidth, MB/s
     failed : tuple of member indices, members that have failed (a degraded array; see
         :meth:`Layout.degrade`): at most one for RAID-1/5, one per pair for RAID-10, two for RAID-6
     """
@@ -112,6 +113,7 @@ class ArrayConfig:
     failed: tuple = ()
 
     def __post_init__(self):
+        plain_fields(self)
         check_choice("arch", self.arch, ARCHS)
         check_int("drives", self.drives, 1, 256)
         check_instance("drive", self.drive, SsdConfig)
@@ -121,10 +123,14 @@ class ArrayConfig:
         check_int("read_cache_bytes", self.read_cache_bytes, 0, 2**50)
         check_int("write_cache_bytes", self.write_cache_bytes, 0, 2**50)
         check_real("mirror_us", self.mirror_us, 0.0, 1e6)
-        check_real("mirror_mb_s", self.mirror_mb_s, 0.0, 1e6, lo_open=True)
+        check_real("mirror_mb_s", self.mirror_mb_s, 1e-3, 1e6)
         check_choice("back_end", self.back_end, BACK_ENDS)
-        check_real("back_end_mb_s", self.back_end_mb_s, 0.0, 1e6, lo_open=True)
-        self.layout  # validates raid, drives and stripe_unit
+        check_real("back_end_mb_s", self.back_end_mb_s, 1e-3, 1e6)
+        page = self.layout.page_size  # validates raid, drives and stripe_unit
+        for name in ("mirror_mb_s", "back_end_mb_s"):
+            if page / getattr(self, name) > 1e9:  # a member page's transfer time, us
+                raise ValueError(f"{name} must move a member page of {page} bytes in at most 1e9 us (at least "
+                                 f"{page / 1e9:g} MB/s); got {getattr(self, name)!r}")
         object.__setattr__(self, "failed", self.layout.tolerates(self.failed))
 
     @property
@@ -205,7 +211,7 @@ class ArrayResult:
     def intervals(self, n: int = 50, op=None) -> dict:
         """Over ``n`` equal intervals of the run (by completion time): ``start_us``, ``end_us``,
         ``iops`` and latency ``p50``/``p99``/``max_us`` of host I/Os completing in each."""
-        check_int("n", n, 1, 100000)
+        n = check_int("n", n, 1, 100000)
         m = self._mask(op)
         done, lat = self.done_us[m], self.latency_us[m]
         t0 = float(np.nanmin(self.arrival_us)) if np.isfinite(self.arrival_us).any() else 0.0
@@ -229,7 +235,7 @@ class ArrayResult:
         completion time): ``start_us``, ``end_us`` (n,), and (drives, n) arrays ``iops``,
         ``p50``, ``p99``, ``max_us`` of the member requests (of ``op`` if given) that completed on
         each member in each interval (NaN where none did)."""
-        check_int("n", n, 1, 100000)
+        n = check_int("n", n, 1, 100000)
         mr, D = self.members, self.config.drives
         ok = np.isfinite(mr.latency_us) & (self.plan["device"] < D)
         if op is not None:
@@ -258,7 +264,7 @@ class ArrayResult:
     def gc_busy(self, n: int = 50) -> np.ndarray:
         """(drives, n): share of each of ``n`` equal intervals of the run that each member
         spent running a GC job (the GC timeline)."""
-        check_int("n", n, 1, 100000)
+        n = check_int("n", n, 1, 100000)
         t0 = float(np.nanmin(self.arrival_us)) if np.isfinite(self.arrival_us).any() else 0.0
         ok = np.isfinite(self.done_us)
         t1 = float(self.done_us[ok].max()) if ok.any() else t0
@@ -342,7 +348,7 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
     check_instance("load", load, HostLoad)
     check_seed("seed", seed)
     n = check_int("requests", requests, 1, 10**7)
-    check_real("precondition_fills", precondition_fills, 0.0, 100.0)
+    precondition_fills = check_real("precondition_fills", precondition_fills, 0.0, 100.0)
     if bursts is not None:
         if not (isinstance(bursts, tuple) and len(bursts) == 2):
             raise ValueError(f"bursts must be None or (on_us, off_us); got {bursts!r}")
@@ -351,6 +357,13 @@ def simulate_array(config: ArrayConfig | None = None, load: HostLoad = HostLoad(
             raise ValueError("bursts needs an open loop (load.rate_iops); got rate_iops=None")
     if load.workload.trim_fraction:
         raise ValueError(f"load.workload.trim_fraction must be 0 for arrays; got {load.workload.trim_fraction}")
+    # the array layer has no host flush or FUA path (the controller's mirrored cache is its
+    # durability): refused rather than run as plain writes
+    if load.fua:
+        raise ValueError("load.fua must be False for arrays (the array layer models no FUA writes); got True")
+    if load.flush_every:
+        raise ValueError(f"load.flush_every must be 0 for arrays (the array layer models no host flushes); "
+                         f"got {load.flush_every}")
     layout = config.layout
     if host_ios is None:
         ops, lbas, pages, arrivals = host_requests(layout, load, n, seed, bursts)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr
 
-from flashlab._validate import check_array, check_instance, check_int, check_real
+from flashlab._validate import check_array, check_instance, check_int, check_real, plain_fields
 from flashlab.cell.levels import CellLevels, cell_levels
 
 PE_REF = 1000.0  # P/E cycles at which wear amplitudes are quoted
@@ -76,6 +76,7 @@ class VthModel:
     wear_rate: float = 1.0
 
     def __post_init__(self):
+        plain_fields(self)
         if not isinstance(self.means, tuple) or len(self.means) not in (2, 4, 8, 16):
             raise ValueError(f"means must be a tuple of 2, 4, 8 or 16 state means; got {self.means!r}")
         m = [check_real(f"means[{i}]", v, -512.0, 1024.0) for i, v in enumerate(self.means)]
@@ -93,7 +94,7 @@ class VthModel:
             check_real(name, getattr(self, name), 0.0, 1e4)
         for name in ("wear_shift_exp", "wear_widen_exp", "retention_pe_exp", "disturb_exp"):
             check_real(name, getattr(self, name), 0.0, 5.0)
-        check_real("retention_tau_days", self.retention_tau_days, 0.0, 1e4, lo_open=True)
+        check_real("retention_tau_days", self.retention_tau_days, 1e-6, 1e4)
         check_real("retention_neutral", self.retention_neutral, -512.0, 1024.0)
         check_real("disturb_decay", self.disturb_decay, 0.0, 1e4, lo_open=True)
         check_real("disturb_vpass_scale", self.disturb_vpass_scale, 0.0, 1.0, lo_open=True)
@@ -124,6 +125,7 @@ class VthDistributions:
     sigmas: np.ndarray
 
     def __post_init__(self):
+        plain_fields(self)
         self._check()
 
     def _check(self) -> None:

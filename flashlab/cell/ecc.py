@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import binom
 
-from flashlab._validate import check_array, check_bool, check_instance, check_int, check_real, check_real_or_array
+from flashlab._validate import (check_array, check_bool, check_instance, check_int, check_real, check_real_or_array,
+                                plain_fields)
 from flashlab.cell.distributions import VthModel, vth_distributions
 from flashlab.cell.errors import optimal_read_refs, rber_analytic
 from flashlab.cell.levels import T_PROG_MAX_US, NandTiming, _check_timing, cell_levels
@@ -43,6 +44,7 @@ class EccCode:
     codeword_bytes: int
 
     def __post_init__(self):
+        plain_fields(self)
         check_int("t", self.t, 0, 4096)
         check_int("codeword_bytes", self.codeword_bytes, 1, 1 << 20)
 
@@ -114,8 +116,8 @@ def endurance_pe_cycles(
     ``target_uber`` on the worst page type. Bisection on ``log(1 + cycles)`` to 0.1%; returns 0 if
     even fresh cells fail and ``max_cycles`` if the target holds all the way. About 30 ms."""
     _check_code(code)
-    check_real("retention_days", retention_days, 0.0, 1e5)
-    check_real("reads", reads, 0.0, 1e10)
+    retention_days = check_real("retention_days", retention_days, 0.0, 1e5)
+    reads = check_real("reads", reads, 0.0, 1e10)
     limit = correctable_rber(code, target_uber)
     top = check_real("max_cycles", max_cycles, 1.0, 1e7)
     check_bool("read_retry", read_retry)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_real, check_real_or_array
+from flashlab._validate import check_real, check_real_or_array, plain_fields
 from flashlab.cell import _kernels
 
 Q_E = 1.602176634e-19  #: elementary charge (C)
@@ -68,7 +68,8 @@ class FloatingGateCell:
         tunnel-oxide capacitance: ``C_CG + eps_ox * tunnel_area / t_ox <= C_T``.
     vth_neutral : threshold voltage with no net floating-gate charge (V), in [-10, 10].
     fn_a : Fowler-Nordheim constant A (A/V^2), in (0, 1e-3]; default Si/SiO2.
-    fn_b : Fowler-Nordheim constant B (V/m), in (0, 1e12]; default Si/SiO2.
+    fn_b : Fowler-Nordheim constant B (V/m), in [1e8, 1e12] (a real barrier gives ~1e10; far
+        below, the charging solution loses its precision); default Si/SiO2.
     """
 
     t_ox: float
@@ -80,6 +81,7 @@ class FloatingGateCell:
     fn_b: float = FN_B_SIO2
 
     def __post_init__(self):
+        plain_fields(self)
         checks = {
             "t_ox": (1e-9, 3e-8, False, False),
             "tunnel_area": (1e-18, 1e-10, False, False),
@@ -87,7 +89,7 @@ class FloatingGateCell:
             "coupling": (0.0, 1.0, True, True),
             "vth_neutral": (-10.0, 10.0, False, False),
             "fn_a": (0.0, 1e-3, True, False),
-            "fn_b": (0.0, 1e12, True, False),
+            "fn_b": (1e8, 1e12, False, False),
         }
         for name, (lo, hi, lo_open, hi_open) in checks.items():
             v = check_real(name, getattr(self, name), lo, hi, lo_open=lo_open, hi_open=hi_open)

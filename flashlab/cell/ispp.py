@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_array, check_int, check_real, check_seed
+from flashlab._validate import check_array, check_int, check_real, check_seed, plain_fields
 from flashlab.cell import _kernels
 from flashlab.cell.floating_gate import V_GATE_LIMIT, VTH_LIMIT, FloatingGateCell
 
@@ -50,6 +50,7 @@ class IsppParams:
     t_verify: float
 
     def __post_init__(self):
+        plain_fields(self)
         for name, lo, hi, lo_open in (
             ("v_start", 0.0, V_GATE_LIMIT, False),
             ("v_step", 0.0, 5.0, True),
@@ -98,6 +99,7 @@ class CellVariation:
     sigma_vth0: float = 0.5
 
     def __post_init__(self):
+        plain_fields(self)
         for name, hi in (("sigma_tox_rel", 0.1), ("sigma_coupling", 0.05), ("sigma_vth0", 2.0)):
             object.__setattr__(self, name, check_real(name, getattr(self, name), 0.0, hi))
 

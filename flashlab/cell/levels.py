@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_int, check_real, check_seed
+from flashlab._validate import check_int, check_real, check_seed, plain_fields
 
 _CELL_NAMES = {1: "SLC", 2: "MLC", 3: "TLC", 4: "QLC"}
 T_PROG_MAX_US = 1e6  # the longest page program time NandTiming accepts
@@ -48,6 +48,7 @@ class CellLevels:
     bits: int
 
     def __post_init__(self):
+        plain_fields(self)
         check_int("bits", self.bits, 1, 4)
 
     @property
@@ -120,6 +121,7 @@ class NandTiming:
     prog_cv: float = 0.05
 
     def __post_init__(self):
+        plain_fields(self)
         check_real("t_read_base_us", self.t_read_base_us, 0.0, 1e5)
         check_real("t_sense_us", self.t_sense_us, 0.0, 1e5, lo_open=True)
         check_real("t_erase_us", self.t_erase_us, 0.0, 1e6, lo_open=True)

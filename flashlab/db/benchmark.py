@@ -48,7 +48,7 @@ def _common(config, read_size, write_size, requests, span_fraction, seed):
     config = drive(config)
     check_seed("seed", seed)
     n = check_int("requests", requests, 1, 10**7)
-    check_real("span_fraction", span_fraction, 0.0, 1.0, lo_open=True)
+    span_fraction = check_real("span_fraction", span_fraction, 0.0, 1.0, lo_open=True)
     kr = request_pages("read_size", check_int("read_size", read_size, 512, 2**30), config)
     kw = request_pages("write_size", check_int("write_size", write_size, 512, 2**30), config)
     span = region_pages(config, span_fraction)
@@ -83,15 +83,16 @@ def rwmix(config=None, *, rwmixread: float = 70.0, qd: int = 32, read_size: int 
     size); ``requests`` after the fill; ``span_fraction`` of the user capacity is touched."""
     config, n, kr, kw, span = _common(config, read_size, write_size, requests, span_fraction, seed)
     r = check_real("rwmixread", rwmixread, 0.0, 100.0) / 100.0
-    check_int("qd", qd, 1, 65536)
+    qd = check_int("qd", qd, 1, 65536)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 12, 1]))
     is_read = rng.permutation(n) < round(r * n)  # directions drawn per request, the quota exact
     op, lba, pages = _requests(rng, is_read, kr, kw, span)
     issue, done, fill_end = run_filled(config, op, lba, pages, fill_pages=span, qd=qd, seed=seed)
     keep = issue >= fill_end  # the first requests share the drive with the fill's last writes
     if not keep.any():
-        raise ValueError(f"requests: all {n} requests were issued while the fill's last writes were in flight at qd={qd}; "
-                         f"give more requests or a smaller qd")
+        raise ValueError(f"requests: all {n} requests were issued while the fill's last writes were in flight at qd={qd} "
+                         f"(with read priority, reads hold writes back as long as they keep coming: rwmixread="
+                         f"{rwmixread:g}); give more requests, a smaller qd, more writes or scheduler='fifo'")
     return _result(op[keep], issue[keep], done[keep])
 
 
@@ -105,7 +106,7 @@ def streams(config=None, *, read_iops: float, write_iops: float, qd: int = 256, 
     wr = check_real("write_iops", write_iops, 0.0, 1e9)
     if rr + wr < 1e-3:
         raise ValueError(f"read_iops + write_iops must be at least 0.001; got {rr + wr:g}")
-    check_int("qd", qd, 1, 65536)
+    qd = check_int("qd", qd, 1, 65536)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 12, 2]))
     arrivals = np.cumsum(rng.exponential(1e6 / (rr + wr), n))
     op, lba, pages = _requests(rng, rng.random(n) < rr / (rr + wr), kr, kw, span)
@@ -117,7 +118,7 @@ def littles_law_read_iops(qd: int, read_fraction: float, read_latency_us: float,
     """Read IOPS of a closed loop at ``qd`` whose requests are reads with probability
     ``read_fraction`` taking ``read_latency_us`` on average, writes ``write_latency_us``:
     ``read_fraction x qd / (r L_r + (1 - r) L_w)`` (Little's law)."""
-    check_int("qd", qd, 1, 65536)
+    qd = check_int("qd", qd, 1, 65536)
     r = check_real("read_fraction", read_fraction, 0.0, 1.0)
     lr = check_real("read_latency_us", read_latency_us, 1e-3, 1e12)
     lw = check_real("write_latency_us", write_latency_us, 1e-3, 1e12)

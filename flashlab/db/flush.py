@@ -59,9 +59,10 @@ def flushed_writes(config=None, *, flush_every: int = 1, write_size: int = 4096,
     qd = check_int("qd", qd, 1, 1024)
     writes = check_int("writes", writes, 1, 10**6)
     load = HostLoad(qd=qd, workload=Workload(pattern="sequential"), write_size=write_size, flush_every=flush_every)
-    if 0 < config.cache_bytes < write_size or write_size > config.geometry.user_pages * config.geometry.page_size:
-        raise ValueError(f"write_size must fit the drive's cache ({config.cache_bytes} bytes) and capacity; "
-                         f"got {write_size}")
+    partial = (config.slots - 1) * config.geometry.page_size  # the rest of a partly filled NAND page
+    if 0 < config.cache_bytes < write_size + partial or write_size > config.geometry.user_pages * config.geometry.page_size:
+        raise ValueError(f"write_size must fit the drive's cache ({config.cache_bytes} bytes, beside {partial} bytes "
+                         f"of a partly filled NAND page) and capacity; got {write_size}")
     run = simulate_io(config, load, requests=writes, seed=seed, samples=1)
     if run.stalled:
         raise RuntimeError(f"the drive did not finish the writes: {run.stall_reason}")

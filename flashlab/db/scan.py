@@ -51,7 +51,7 @@ def direct_path_scan(config=None, *, dop: int = 1, multiblock: int = 16, block_s
     multiblock = check_int("multiblock", multiblock, 1, 1024)
     slots = check_int("slots", slots, 1, 64)
     block_size = check_int("block_size", block_size, 512, 2**20)
-    check_real("table_fraction", table_fraction, 0.0, 1.0, lo_open=True)
+    table_fraction = check_real("table_fraction", table_fraction, 0.0, 1.0, lo_open=True)
     k = request_pages("multiblock x block_size", multiblock * block_size, config)
     table = region_pages(config, table_fraction)
     if k > table:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from flashlab._validate import check_int, check_real
+from flashlab._validate import check_int, check_real, plain_fields
 
 # The FTL maps pages with int32 indices.
 MAX_PHYSICAL_PAGES = 2**31 - 1
@@ -52,6 +52,7 @@ class Geometry:
     op: float = 0.07
 
     def __post_init__(self):
+        plain_fields(self)
         for name in ("channels", "dies_per_channel", "planes_per_die", "blocks_per_plane"):
             check_int(name, getattr(self, name), 1, MAX_PHYSICAL_PAGES)
         check_int("pages_per_block", self.pages_per_block, 2, MAX_PAGES_PER_BLOCK)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from flashlab._validate import check_int, check_real
+from flashlab._validate import check_int, check_real, plain_fields
 
 SQRT_SEEK_MEAN = 8.0 / 15.0  # E[sqrt|U1 - U2|] for independent uniform U1, U2 on [0, 1]
 
@@ -68,6 +68,7 @@ class HddSpec:
     write_cache_latency_us: float = 50.0
 
     def __post_init__(self):
+        plain_fields(self)
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string; got {self.name!r}")
         if not isinstance(self.source, str):
@@ -113,7 +114,7 @@ class HddSpec:
     def random_access_us(self, size: int) -> float:
         """Mean time of a random access of ``size`` bytes from the data sheet: average seek, half
         a revolution, and the transfer at the mean media rate over a uniform position."""
-        check_int("size", size, 1, 2**40)
+        size = check_int("size", size, 1, 2**40)
         o, i = self.transfer_outer_mb_s, self.transfer_inner_mb_s
         per_byte = math.log(o / i) / (o - i) if o > i else 1.0 / o
         return self.seek_average_ms * 1e3 + self.revolution_us / 2 + size * per_byte

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flashlab._validate import check_choice, check_int, check_real, check_text, quote
+from flashlab._validate import check_choice, check_int, check_real, check_text, plain_fields, quote
 
 MAX_BITS = 4
 
@@ -39,7 +39,7 @@ class NandTiming:
         Array read (sense) and program time of each page type, microseconds.
     t_erase_us : float > 0
         Block erase time tBERS, microseconds.
-    channel_mb_s : float > 0
+    channel_mb_s : float in [1e-3, 1e6]
         Channel (bus) transfer rate in MB/s (bytes per microsecond); a page of ``page_size``
         bytes takes ``page_size / channel_mb_s`` microseconds to cross it.
     source : str
@@ -59,6 +59,7 @@ class NandTiming:
     t_prog_one_shot_us: float | None = None
 
     def __post_init__(self):
+        plain_fields(self)
         check_text("name", self.name, 1, 200)
         check_text("source", self.source, 0, 2000)
         for field in ("t_read_us", "t_prog_us"):
@@ -72,7 +73,7 @@ class NandTiming:
             raise ValueError(f"t_read_us and t_prog_us must have one entry per page type; got "
                              f"{len(self.t_read_us)} and {len(self.t_prog_us)}")
         check_real("t_erase_us", self.t_erase_us, 0.0, 1e8, lo_open=True)
-        check_real("channel_mb_s", self.channel_mb_s, 0.0, 1e6, lo_open=True)
+        check_real("channel_mb_s", self.channel_mb_s, 1e-3, 1e6)  # a page of 1 GiB crosses in at most ~1e12 us
         if self.t_prog_one_shot_us is not None:
             check_real("t_prog_one_shot_us", self.t_prog_one_shot_us, 0.0, 1e7, lo_open=True)
 
@@ -93,7 +94,7 @@ class NandTiming:
 
     def transfer_us(self, page_size: int) -> float:
         """Channel time of one page of ``page_size`` bytes, microseconds."""
-        check_int("page_size", page_size, 1, 2**30)
+        page_size = check_int("page_size", page_size, 1, 2**30)
         return page_size / self.channel_mb_s
 
 

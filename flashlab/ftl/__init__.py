@@ -5,7 +5,7 @@ Public API:
 * :class:`FtlConfig`, :class:`Ftl` (write/read/trim/snapshot), :class:`Snapshot`, :class:`ReadOnlyError`
 * :func:`simulate` -> :class:`FtlResult` (steady-state WA and its causes, time series, erase counts)
 * :class:`Stepper` (a tiny device stepped write by write, for animations)
-* :func:`wa_fifo`, :func:`wa_greedy`, :func:`wa_agarwal` (analytic models), :func:`min_op`
+* :func:`wa_fifo`, :func:`wa_greedy`, :func:`wa_agarwal`, :func:`wa_hot_cold` (analytic models), :func:`min_op`
 """
 
 from flashlab.ftl.core import (
@@ -24,12 +24,12 @@ from flashlab.ftl.core import (
     Snapshot,
     min_op,
 )
-from flashlab.ftl.models import wa_agarwal, wa_fifo, wa_greedy
+from flashlab.ftl.models import wa_agarwal, wa_fifo, wa_greedy, wa_hot_cold
 from flashlab.ftl.simulate import FtlResult, simulate
 from flashlab.ftl.stepper import Stepper
 
 __all__ = [
     "BLOCK_CLOSED", "BLOCK_FREE", "BLOCK_OPEN", "BLOCK_RETIRED", "PAGE_FREE", "PAGE_STALE",
     "PAGE_VALID", "POLICIES", "SEPARATIONS", "Ftl", "FtlConfig", "FtlResult", "ReadOnlyError",
-    "Snapshot", "Stepper", "min_op", "simulate", "wa_agarwal", "wa_fifo", "wa_greedy",
+    "Snapshot", "Stepper", "min_op", "simulate", "wa_agarwal", "wa_fifo", "wa_greedy", "wa_hot_cold",
 ]

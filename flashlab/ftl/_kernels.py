@@ -6,13 +6,21 @@ The state is one tuple ``s = (pages, l2p, blk, blk64, lists, ctr, prm, rng)``:
                           row STAMP: host write sequence number (mod 2**32) of the data it holds.
 ``l2p``    int32 (U,)     physical page of each LBA, -1 if unmapped (never written or trimmed).
 ``blk``    int32 (NB, B)  per block: VALID pages, ERASES, WP (next page), STATE, PREV/NEXT (victim
-                          lists), READS since erase, and HEAP (free-block pool, a binary heap).
+                          lists), READS since erase, HEAP (free-block pool, a binary heap) and
+                          UNDONE (programs queued and not yet ended: see below).
 ``blk64``  int64 (2, B)   per block: CLOSED_AT (host writes when it filled), KEY (pool heap key).
 ``lists``  int32 (2, ppb+1) heads and tails of the victim lists (greedy: one per valid count;
                           FIFO: list 0 in closing order).
 ``ctr``    int64 (NC,)    counters (the first NSERIES are sampled as the time series) and frontiers.
 ``prm``    int64 (NP,)    parameters (see the P_* indices).
 ``rng``    uint64 (1,)    splitmix64 state for random and d-choices victims.
+
+A block whose last page is mapped is full. Here a program ends as it is mapped, so it closes at
+once and joins the victim lists. The drive's timing model (:mod:`flashlab.ssd._kernels`) maps a
+page when it queues its program and the program ends later: it counts the block's queued
+programs in UNDONE (:func:`_queue_program`, :func:`_program_ended`), and a full block with
+programs outstanding is FULL, not CLOSED: no victim policy sees it (a victim's pages must be on
+NAND before they are copied and the block erased) until its last program ends.
 
 Every function is ``@njit(cache=True)`` without a signature: importing compiles nothing. The
 kernels never allocate, so they are compiled without numba's reference-counting runtime
@@ -33,34 +41,42 @@ P2L, STAMP = 0, 1
 FREE_PAGE = -1
 
 # blk rows
-VALID, ERASES, WP, STATE, PREV, NEXT, READS, HEAP = range(8)
-N_BLK = 8
+VALID, ERASES, WP, STATE, PREV, NEXT, READS, HEAP, UNDONE = range(9)
+N_BLK = 9
 # blk64 rows
 CLOSED_AT, KEY = 0, 1
 
-# block states
-B_FREE, B_OPEN, B_CLOSED, B_RETIRED = 0, 1, 2, 3
+# block states (B_FULL: every page mapped, programs outstanding; the drive's timing model only)
+B_FREE, B_OPEN, B_CLOSED, B_RETIRED, B_FULL = 0, 1, 2, 3, 4
 
 # ctr: time-series columns first
 (HOST_WRITES, HOST_READS, TRIMS, GC_COPIES, WL_COPIES, REFRESH_COPIES, ERASE_OPS, FREE_BLOCKS,
  EC_MIN, EC_MAX, RETIRED, GC_VICTIMS) = range(12)
 NSERIES = 12
-READ_ONLY, EC_MIN_COUNT, FRONT, POOL_SEQ, GOOD, LAST_VICTIM = 12, 13, 14, 17, 18, 19
-NCTR = 20
-N_STREAMS = 3  # frontiers FRONT+0 host (hot), FRONT+1 host cold, FRONT+2 GC
-GC_STREAM = 2
+READ_ONLY, EC_MIN_COUNT, FRONT, POOL_SEQ, GOOD, LAST_VICTIM = 12, 13, 14, 18, 19, 20
+# FULL_BLOCKS: blocks in state B_FULL; VICTIM_WAITS: victim searches that found no closed block
+# while some were FULL (GC then waits for a program to end)
+FULL_BLOCKS, VICTIM_WAITS = 21, 22
+NCTR = 23
+# frontiers FRONT+0 host (hot), FRONT+1 host cold, FRONT+2 GC (with oracle separation: GC copies
+# of hot LBAs), FRONT+3 GC copies of cold LBAs (oracle separation only)
+N_STREAMS = 4
+GC_STREAM, GC_COLD_STREAM = 2, 3
 
 # read-only reasons
 RO_NONE, RO_WORN_OUT, RO_NO_SPACE = 0, 1, 2
 
 # prm
 (P_PPB, P_USER, P_POLICY, P_D, P_LOW, P_HIGH, P_SEP, P_HOT_WINDOW, P_DYN_WL,
- P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN, P_HOT_LBAS) = range(14)
-NPRM = 14
+ P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN, P_HOT_LBAS, P_TIES) = range(15)
+NPRM = 15
 
 # policies and stream separation
 GREEDY, FIFO, COST_BENEFIT, RANDOM, D_CHOICES = range(5)
 SEP_NONE, SEP_GC, SEP_TEMPERATURE, SEP_ORACLE = range(4)
+# greedy's choice among the blocks of the lowest valid count: the first to reach it (the head of
+# its list), the last (its tail), or the lowest block number
+TIE_FIRST, TIE_LAST, TIE_INDEX = range(3)
 
 _KEY_SHIFT = 40  # dynamic wear levelling: pool key = erase count << 40 | insertion sequence
 
@@ -173,9 +189,9 @@ def _pool_take(s, i):
 @_kernel
 def _pool_take_for(s, stream):
     """Free block for a frontier: the smallest key (FIFO order, or least worn first); with dynamic
-    wear levelling the GC frontier, which receives data that survived (cold), takes the most worn."""
+    wear levelling a GC frontier, which receives data that survived (cold), takes the most worn."""
     prm = s[6]
-    if not (prm[P_DYN_WL] and stream == GC_STREAM):
+    if not (prm[P_DYN_WL] and stream >= GC_STREAM):
         return _pool_take(s, 0)
     blk64, heap = s[3], s[2][HEAP]
     best = 0
@@ -219,16 +235,47 @@ def _program(s, stream, lba, stamp):
 
 @_inline_kernel
 def _advance(s, stream, f, w):
-    """Page w of the stream's open block f is written: move its write pointer; close it when full."""
+    """Page w of the stream's open block f is written: move its write pointer; when the block is
+    full it leaves the frontier and closes (FULL while programs into it are outstanding)."""
     blk = s[2]
     blk[WP, f] = w + 1
     if w + 1 == s[6][P_PPB]:
-        blk[STATE, f] = B_CLOSED
         s[3][CLOSED_AT, f] = s[5][HOST_WRITES]
         s[5][FRONT + stream] = -1
-        lst = _list_of(s, f)
-        if lst >= 0:
-            _list_push(s, lst, f)
+        if blk[UNDONE, f] > 0:
+            blk[STATE, f] = B_FULL
+            s[5][FULL_BLOCKS] += 1
+        else:
+            _close(s, f)
+
+
+@_inline_kernel
+def _close(s, b):
+    """Block b is full and every program into it has ended: a victim candidate."""
+    s[2][STATE, b] = B_CLOSED
+    lst = _list_of(s, b)
+    if lst >= 0:
+        _list_push(s, lst, b)
+
+
+@_inline_kernel
+def _queue_program(s, stream):
+    """The drive queues the program of the stream's next page (mapped next by :func:`_program`
+    or :func:`_pad`); it ends later, at :func:`_program_ended`."""
+    s[2][UNDONE, s[5][FRONT + stream]] += 1
+
+
+@_inline_kernel
+def _program_ended(s, b):
+    """A queued program into block b has ended. True if that closed the block (it was FULL and
+    this was its last outstanding program): it is a victim candidate from now on."""
+    blk = s[2]
+    blk[UNDONE, b] -= 1
+    if blk[UNDONE, b] == 0 and blk[STATE, b] == B_FULL:
+        s[5][FULL_BLOCKS] -= 1
+        _close(s, b)
+        return True
+    return False
 
 
 @_inline_kernel
@@ -306,19 +353,29 @@ def _erase(s, b):
 
 
 @_inline_kernel
-def _gc_stream(s):
-    return 0 if s[6][P_SEP] == SEP_NONE else GC_STREAM
+def _gc_stream(s, lba):
+    """Frontier for a GC copy of an LBA: the host's with no separation; with oracle separation
+    the GC frontier of the LBA's class (hot: below P_HOT_LBAS); else the one GC frontier."""
+    prm = s[6]
+    if prm[P_SEP] == SEP_NONE:
+        return 0
+    if prm[P_SEP] == SEP_ORACLE and lba >= prm[P_HOT_LBAS]:
+        return GC_COLD_STREAM
+    return GC_STREAM
 
 
 @_inline_kernel
 def _can_relocate(s, n):
-    """True if n pages can be copied without running out of free blocks."""
-    return _room(s, _gc_stream(s)) + s[5][FREE_BLOCKS] * s[6][P_PPB] >= n
+    """True if n pages can be copied without running out of free blocks (into whichever GC
+    frontiers they go: the cold one is open with oracle separation only)."""
+    room = _room(s, 0 if s[6][P_SEP] == SEP_NONE else GC_STREAM) + _room(s, GC_COLD_STREAM)
+    return room + s[5][FREE_BLOCKS] * s[6][P_PPB] >= n
 
 
 @_kernel
 def _relocate(s, b, cause):
-    """Copy the valid pages of closed block b to the GC frontier, then erase b.
+    """Copy the valid pages of closed block b to the GC frontier (:func:`_gc_stream`), then
+    erase b.
 
     ``cause`` is the counter charged with the copies (GC_COPIES, WL_COPIES or REFRESH_COPIES).
     """
@@ -327,11 +384,11 @@ def _relocate(s, b, cause):
     if lst >= 0:
         _list_remove(s, lst, b)
     blk[STATE, b] = B_FREE
-    stream = _gc_stream(s)
     base = b * ppb
     for i in range(ppb):
         lba = pages[P2L, base + i]
         if lba >= 0:
+            stream = _gc_stream(s, lba)
             if _room(s, stream) == 0:
                 _open(s, stream)
             _program(s, stream, lba, pages[STAMP, base + i])
@@ -343,15 +400,34 @@ def _relocate(s, b, cause):
 # ---------------------------------------------------------------- victim selection
 @_kernel
 def _pick_victim(s):
-    """Closed block to clean next, or -1 if there is none."""
+    """Closed block to clean next, or -1 if there is none (counted in VICTIM_WAITS when some
+    block is FULL: the drive's GC waits for its last program)."""
+    b = _choose_victim(s)
+    if b < 0 and s[5][FULL_BLOCKS] > 0:
+        s[5][VICTIM_WAITS] += 1
+    return b
+
+
+@_inline_kernel
+def _choose_victim(s):
     blk, blk64, lists, ctr, prm, rng = s[2], s[3], s[4], s[5], s[6], s[7]
     policy = prm[P_POLICY]
     ppb = prm[P_PPB]
     if policy == GREEDY:
-        # Buckets by valid count: the first non-empty one holds the emptiest blocks.
+        # Buckets by valid count: the first non-empty one holds the emptiest blocks, in the order
+        # they reached that count (P_TIES picks among them).
         for v in range(ppb + 1):
-            if lists[0, v] >= 0:
-                return lists[0, v]
+            b = lists[0, v]
+            if b >= 0:
+                if prm[P_TIES] == TIE_LAST:
+                    return lists[1, v]
+                if prm[P_TIES] == TIE_INDEX:
+                    best = b
+                    while b >= 0:
+                        best = min(best, b)
+                        b = blk[NEXT, b]
+                    return best
+                return b
         return -1
     if policy == FIFO:
         return lists[0, 0]
@@ -369,8 +445,9 @@ def _pick_victim(s):
                     best_score = score
                     best = b
         return best
-    # RANDOM (d = 1) and D_CHOICES: the emptiest of d closed blocks drawn uniformly.
-    n_closed = nb - ctr[FREE_BLOCKS] - ctr[RETIRED]
+    # RANDOM (d = 1) and D_CHOICES: the emptiest of d closed blocks drawn uniformly (by
+    # rejection: n_closed > 0 blocks are CLOSED, so each draw ends).
+    n_closed = nb - ctr[FREE_BLOCKS] - ctr[RETIRED] - ctr[FULL_BLOCKS]
     for k in range(N_STREAMS):
         if ctr[FRONT + k] >= 0:
             n_closed -= 1

@@ -46,7 +46,9 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> str:
     geometry = Geometry(blocks_per_plane=args.blocks, pages_per_block=args.pages_per_block, op=args.op)
-    if args.trace:
+    if args.trace is not None:
+        if not args.trace.strip():
+            raise ValueError("--trace must name a CSV trace file; got ''")
         workload = read_trace(args.trace)
     else:
         workload = Workload(args.workload, hot_fraction=args.hot_fraction, hot_share=args.hot_share,
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> str:
         "spare_factor": geometry.spare_factor,
         "config": {"blocks": geometry.blocks, "pages_per_block": geometry.pages_per_block,
                    "op": geometry.op, "policy": config.policy, "separation": config.separation,
-                   "workload": "trace" if args.trace else workload.pattern,
+                   "workload": "trace" if args.trace is not None else workload.pattern,
                    "fills": args.fills, "seed": args.seed},
     }
     if args.json:

@@ -23,14 +23,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_memory, check_real, check_seed, quote
+from flashlab._validate import (check_bool, check_choice, check_instance, check_int, check_memory, check_real,
+                                check_seed, plain_fields, quote)
 from flashlab.device.geometry import Geometry
 from flashlab.ftl import _kernels as K
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 
 POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
 SEPARATIONS = ("none", "gc", "temperature", "oracle")
-_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3, "oracle": 3}
+TIE_BREAKS = ("first", "last", "index")
+_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3, "oracle": 4}
 _READ_ONLY_REASONS = {
     K.RO_NONE: "",
     K.RO_WORN_OUT: "too few good blocks left (retired at the endurance limit) to hold every LBA "
@@ -59,13 +61,16 @@ class FtlConfig:
         ``random``, ``d_choices`` (emptiest of ``d`` random blocks, Van Houdt 2013).
     d : int in [1, 4096]
         Sample size of ``d_choices``.
+    greedy_ties : one of TIE_BREAKS
+        Which of the blocks with the fewest valid pages ``greedy`` cleans: the ``first`` to reach
+        that count (the longest there), the ``last``, or the lowest block ``index``.
     separation : one of SEPARATIONS
         Write frontiers: ``none`` (GC copies share the host frontier), ``gc`` (host writes and
         GC copies go to separate blocks), ``temperature`` (as ``gc``, and host writes split
         into hot and cold frontiers by the time since the LBA's previous write), ``oracle`` (as
         ``temperature``, but the split knows the workload: LBAs below ``hot_lbas`` are hot, as in
-        a ``hotcold`` workload whose hot set is its lowest LBAs; a bound on what any classifier
-        of temperature can achieve).
+        a ``hotcold`` workload whose hot set is its lowest LBAs, and GC copies go to a hot or a
+        cold GC frontier by the same split, so hot and cold pages never share a block).
     hot_window : float in (0, 1000], drive writes
         With ``temperature``: a rewrite is hot if the LBA's previous write was less than
         ``hot_window * user_pages`` host writes ago.
@@ -90,6 +95,7 @@ class FtlConfig:
 
     policy: str = "greedy"
     d: int = 10
+    greedy_ties: str = "first"
     separation: str = "gc"
     hot_window: float = 0.5
     hot_lbas: int = 0
@@ -101,8 +107,10 @@ class FtlConfig:
     endurance: int = 0
 
     def __post_init__(self):
+        plain_fields(self)
         check_choice("policy", self.policy, POLICIES)
         check_int("d", self.d, 1, 4096)
+        check_choice("greedy_ties", self.greedy_ties, TIE_BREAKS)
         check_choice("separation", self.separation, SEPARATIONS)
         check_real("hot_window", self.hot_window, 0.0, 1000.0, lo_open=True)
         check_int("hot_lbas", self.hot_lbas, 1 if self.separation == "oracle" else 0, 2**31 - 1)
@@ -176,7 +184,8 @@ class Snapshot:
     block_state: np.ndarray  # int8: BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_RETIRED
     block_valid: np.ndarray  # int32: valid pages per block
     block_erases: np.ndarray  # int32: erase count per block
-    frontiers: np.ndarray  # int32[3]: open block of the host (hot), host cold and GC streams, -1 if none
+    frontiers: np.ndarray  # int32[4]: open block of the host (hot), host cold, GC (hot) and GC cold
+                           # streams, -1 if none
     last_victim: int  # block most recently relocated (GC, wear levelling or refresh), -1 if none
     counters: dict  # host_writes, gc_copies, ... as in Ftl.counters
     read_only: bool
@@ -217,6 +226,7 @@ class Ftl:
         prm[K.P_PPB], prm[K.P_USER] = ppb, user
         prm[K.P_POLICY] = POLICIES.index(config.policy)
         prm[K.P_D] = config.d
+        prm[K.P_TIES] = TIE_BREAKS.index(config.greedy_ties)
         prm[K.P_LOW], prm[K.P_HIGH] = config.gc_low, config.gc_high
         prm[K.P_SEP] = SEPARATIONS.index(config.separation)
         prm[K.P_HOT_WINDOW] = max(1, round(config.hot_window * user))

@@ -104,7 +104,7 @@ def simulate(
         "measure_fills", measure_fills, 0.0, 10000.0, lo_open=True)
     if measure > fills:
         raise ValueError(f"measure_fills must be <= fills; got measure_fills={measure_fills!r}, fills={fills!r}")
-    check_int("samples", samples, 1, 100000)
+    samples = check_int("samples", samples, 1, 100000)
     check_bool("precondition", precondition)
     show = check_bool("progress", progress, allow_none=True)
     ftl = Ftl(geometry, config, seed)

@@ -20,9 +20,10 @@ from flashlab.ssd.sim import (
     raw_program_bandwidth_mb_s,
     simulate_io,
     ssd_geometry,
+    supported_percentile,
 )
 
 __all__ = [
     "Controller", "HostInterface", "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
-    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "simulate_io", "ssd_geometry", "steady_state", "write_saturation",
+    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "simulate_io", "ssd_geometry", "steady_state", "supported_percentile", "write_saturation",
 ]

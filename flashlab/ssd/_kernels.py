@@ -81,21 +81,9 @@ FTL maps them (``_dispatch``), and the end of their NAND page's program clears e
 page (``_finish``): until then the DRAM holds the only copy, and a host read of the slot is
 served from it. A write through the cache (FUA without power-loss protection) is not in it (it
 is not counted dirty either) and clears the flag, as does a padding slot (no L2P entry names
-it): each new mapping assigns the flag, so none is left over from a slot's last use. GC: a
-victim may hold slots whose host program has not ended (the victim is any closed superblock, and
-a superblock is closed when its last slot is *mapped*). The job remaps them at its start, and
-the copy takes the flag with the mapping, so a read of the LBA keeps getting the cache's data
-(the newest: a later host write remaps the LBA, and GC copies only valid slots); the copy's flag
-is cleared when the source slot's host program ends (found in the job's ``src`` list,
-``_unpend_copy``) or, if sooner, when the copy's slot is done (``_finish`` of its ``K_GPROG``),
-so no copy's flag outlives its job. A read thus finds its data in the cache while the slot it
-was written to waits for its program. Like ``owner``, this assumes a slot's program ends before
-its block is erased (a victim's erase waits for its copies, not for host programs still queued
-on its units: with foreground GC served first on a unit that order is not guaranteed; a program
-ending after its block was erased and reused clears the flag of the slot's new data early, whose
-reads then go to NAND: a miss, never a hit on stale data). The hand-over, and that assumption,
-exist only because GC may pick a victim whose host programs have not run; an FTL that picks
-only fully programmed victims would make ``_unpend_copy`` unnecessary.
+it). GC never sees a flag: a superblock becomes a victim candidate only when every program
+queued into it has ended (the FTL's ``UNDONE`` count, :func:`_program_done`), so a victim's
+slots are all on NAND when they are copied and when it is erased.
 
 Life of one host write (one page, flash device, closed loop), as events:
 
@@ -117,7 +105,7 @@ Life of one host write (one page, flash device, closed loop), as events:
 With a write cache, ``_dispatch`` admits a write while the cache has room, counts its slots
 dirty and schedules its acknowledgement ``t_ack`` later (``_ack_later`` -> ``_on_ack`` ->
 ``_complete``): the acknowledged request is done, for its host I/O too (a RULE_ALL host I/O
-counts it among its requests, a RULE_ANY one is done with it), while its programs run as above
+counts it among its requests, a RULE_ANY one is done with it, a RULE_LEAD one if it is its first), while its programs run as above
 and leave the cache (``_slot_on_nand``, which sets the request's ``durable`` time; the slots'
 ``pending`` flags clear with their page's program). A write that goes through (no cache; FUA
 without power-loss protection) completes with its last slot on NAND and pads its NAND page
@@ -150,8 +138,17 @@ Life of one GC job (flash device):
 
 1. ``_update_gc`` (after a host write was mapped, or a job ended): free superblocks fell below
    the background or critical watermark and the device's GC group has a free slot:
-   ``_start_job`` picks a victim, remaps its valid pages to the GC frontier and queues one copy
-   read per valid page in the GC queue of its unit.
+   ``_start_job`` picks a victim among the closed superblocks (every program into them ended),
+   remaps its valid pages to the GC frontier and queues one copy read per valid page in the GC
+   queue of its unit. If every full superblock still has programs outstanding, the job waits
+   (``Jobs.waiting``) and starts when the first of them closes (``_program_done``).
+   ``_dispatch`` also starts a job when a host write finds the write gate shut with no job
+   running (a write larger than the watermarks' free space); a member pulled into synchronised
+   GC collects only if it has stale pages (``_stale``).
+
+Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
+done (far more than any progress needs): a model defect is an error naming a member, never a
+numba loop that Ctrl-C cannot stop.
 2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
    ``_finish`` queues the copy's program on the destination unit.
 3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
@@ -210,8 +207,9 @@ FLASH, HDD, FIXED = _codes(0, 1, 2)
 OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE, OP_FLUSH, OP_FUA = _codes(0, 1, 3, 4, 5, 6, 7)
 # operation kinds on a unit (K_DISK: a hard disk access; K_PAD: a host-stream slot programmed
 # with nothing valid, to close a NAND page before all its slots hold data; K_FIXED: a
-# fixed-service member's request)
-K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED = _codes(*range(9))
+# fixed-service member's request; K_SUSPEND: a program or erase running on to the point where it
+# can stop, after a host read asked it to)
+K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED, K_SUSPEND = _codes(*range(10))
 # queue classes
 Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
@@ -224,18 +222,20 @@ GC_OFF, GC_FG, GC_BG = _codes(0, 1, 2)
 SCHED_FIFO, SCHED_READ = _codes(0, 1)
 FG_WAIT, FG_THROTTLE = _codes(0, 1)
 # errors
-ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP = _codes(*range(4))
+ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP, ERR_STALL = _codes(*range(5))
 # series columns
 (SR_TIME, SR_DONE, SR_HWRITES, SR_HPROG, SR_HREADP, SR_GCOPIES, SR_ERASES, SR_FREE, SR_FGTIME,
  SR_QUEUED) = _codes(*range(10))
 NSER = 10
-# host I/O completion rules; request phases (PH_ALT: issued only to rebuild a redirected read)
-RULE_ALL, RULE_ANY = _codes(0, 1)
+# host I/O completion rules (RULE_LEAD: done when its first request, e.g. a write-back's mirror
+# copy, is done); request phases (PH_ALT: issued only to rebuild a redirected read)
+RULE_ALL, RULE_ANY, RULE_LEAD = _codes(0, 1, 2)
 PH_FIRST, PH_SECOND, PH_ALT = _codes(0, 1, -1)
 # columns of Stats.gc_log
 GL_DEVICE, GL_START, GL_END = _codes(0, 1, 2)
 MAX_BITS = 4
 NO_REF = np.int64(-1)  # an operation serving no request or copy (a GC erase)
+_SRC_MASK = np.int64((1 << H.SRC_BITS) - 1)  # an event's source in its heap order (flashlab._heap)
 
 
 class Devices(NamedTuple):
@@ -270,6 +270,7 @@ class Devices(NamedTuple):
     t_erase: np.ndarray       # tBERS, us
     t_resume: np.ndarray      # added to a suspended operation when it resumes, us
     front: np.ndarray         # 1: its commands cross a host interface and controller first (Front)
+    t_suspend: np.ndarray     # a read's wait for a program or erase to reach its suspend point, us
     inflight: np.ndarray      # requests inside the device
     waiting: np.ndarray       # requests in its waiting FIFOs
     wait_head: np.ndarray     # (D, 3) first waiting request (W_READ, W_WRITE, W_FRONT), -1 if none
@@ -343,10 +344,12 @@ class Requests(NamedTuple):
 class Hosts(NamedTuple):
     """Per host I/O ``h``: member requests ``first .. first + n_first + n_second - 1`` (first
     phase, then second); ``RULE_ALL``: done when every request of both phases is done,
-    ``RULE_ANY``: done at its first request's completion (the others, and the second phase,
-    still run). A host I/O without requests (a cache hit) is done when issued. A write-back
-    host I/O (``cache_pages > 0``) is RULE_ANY if the write cache has room for its pages when
-    issued (they stay dirty until all its requests are done), RULE_ALL otherwise."""
+    ``RULE_ANY``: done when the first of its requests to finish is (the others, and the second
+    phase, still run); ``RULE_LEAD``: done when request ``first`` is, whenever the others finish.
+    A host I/O without requests (a cache hit) is done when issued. A write-back host I/O
+    (``cache_pages > 0``) is RULE_LEAD (acknowledged at its copy to the mirror, its first
+    request) if the write cache has room for its pages when issued (they stay dirty until all
+    its requests are done), RULE_ALL otherwise."""
     first: np.ndarray
     n_first: np.ndarray
     n_second: np.ndarray
@@ -362,6 +365,7 @@ class Hosts(NamedTuple):
 class Jobs(NamedTuple):
     """Per device, the running GC job."""
     victim: np.ndarray        # superblock being cleaned, -1: no job
+    waiting: np.ndarray       # 1: a job was due but every full superblock had programs outstanding
     log_row: np.ndarray       # its row of Stats.gc_log, -1: not logged
     copies_left: np.ndarray
     valid: np.ndarray         # valid pages the victim had
@@ -402,6 +406,8 @@ class Stats(NamedTuple):
     suspends: np.ndarray
     pad_programs: np.ndarray  # slots programmed with nothing valid (K_PAD)
     cache_read_hits: np.ndarray  # host read slots served from the write cache (Engine.pending)
+    busy_victims: np.ndarray  # victims picked with programs into them outstanding (0: the check
+                              # the tests read; the FTL's victim lists admit only closed blocks)
     done: np.ndarray
     rows: np.ndarray          # series rows filled
     series: np.ndarray        # (D, rows, NSER)
@@ -446,6 +452,8 @@ class Loop(NamedTuple):
     sample_every: np.ndarray
     err: np.ndarray           # first error of any device
     err_device: np.ndarray
+    budget: np.ndarray        # events one run_events call may process with no host I/O done
+                              # (ERR_STALL beyond: a loop that makes no progress, never a hang)
 
 
 class Cache(NamedTuple):
@@ -753,8 +761,11 @@ def _start_next(e, u):
 
 
 # ---------------------------------------------------------------- a program or erase is suspended
-# A host read reached a unit programming or erasing in its array: the operation stops, keeps
-# its remaining time, its completion event is dropped, and the unit serves the reads.
+# A host read reached a unit programming or erasing in its array: the operation runs on for the
+# suspend latency, to the next point of its algorithm where it can stop (K_SUSPEND, an array
+# operation of its own), then stops with its remaining time kept, and the unit serves the reads.
+# An operation that would end within the suspend latency is not suspended: the read waits for
+# it to end.
 @_inline
 def _maybe_suspend(e, u):
     units = e.units
@@ -763,16 +774,22 @@ def _maybe_suspend(e, u):
             or _qlen(e.queues, Q_READ, u) == 0):
         return
     k = units.kind[u]
-    if k == K_HWRITE or k == K_GPROG or k == K_PAD or k == K_ERASE or k == K_RERASE:
+    t_susp = e.devices.t_suspend[d]
+    left = units.end[u] - e.loop.now[0]
+    if (k == K_HWRITE or k == K_GPROG or k == K_PAD or k == K_ERASE or k == K_RERASE) and left > t_susp:
         units.suspended[u] = 1
         units.s_kind[u] = k
         units.s_ppn[u] = units.ppn[u]
         units.s_ref[u] = units.ref[u]
-        units.s_left[u] = units.end[u] - e.loop.now[0]
+        units.s_left[u] = left - t_susp
         H.remove(e.heap, u)
-        units.stage[u] = IDLE
         e.stats.suspends[d] += 1
-        _start_next(e, u)
+        if t_susp > 0.0:
+            units.kind[u] = K_SUSPEND  # its end is the suspension: then _finish starts the reads
+            _array_op(units, e.heap, e.loop, u, t_susp)
+        else:
+            units.stage[u] = IDLE
+            _start_next(e, u)
 
 
 @_callee
@@ -849,6 +866,7 @@ def _map_host_write(ftls, dev, programs, ptype, d, lba):
     old = l2p[lba]
     if old >= 0:
         F._invalidate(s, old)
+    F._queue_program(s, 0)
     f = ctr[F.FRONT]
     ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
     hw = ctr[F.HOST_WRITES]
@@ -877,8 +895,11 @@ def _start_job(e, d):
     job = e.jobs
     pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][F.P_PPB]
     v = F._pick_victim(s)
+    job.waiting[d] = v < 0 and ctr[F.FULL_BLOCKS] > 0  # then _program_done restarts it
     if v < 0:
         return
+    if blk[F.UNDONE, v] > 0:
+        e.stats.busy_victims[d] += 1
     if not F._can_relocate(s, blk[F.VALID, v]):
         _fail(e.devices, e.loop, d, ERR_NO_SPACE)
         return
@@ -907,12 +928,10 @@ def _start_job(e, d):
         if lba >= 0:
             if F._room(s, F.GC_STREAM) == 0:
                 F._open(s, F.GC_STREAM)
+            F._queue_program(s, F.GC_STREAM)
             f = ctr[F.FRONT + F.GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
             _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
-            if e.cache.on[d] != 0:
-                # a slot whose host program has not ended is still served by the cache at its new place
-                e.pending[e.devices.page0[d] + dst] = e.pending[e.devices.page0[d] + base + i]
             F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
@@ -926,27 +945,6 @@ def _start_job(e, d):
         _submit(e, Q_GC, _unit_of(e.devices, d, src), K_GREAD, src, k)
     if j == 0:
         _queue_erases(e, d)
-
-
-@_inline
-def _unpend_copy(job, dev, pending, d, ppn):
-    """The host program of device d's slot ppn ended: if the running GC job relocated it (its
-    copy took its pending flag, :func:`_start_job`), the copy is no longer served by the cache
-    either. ``job.src[d, :job.valid[d]]`` is in ascending order (the job walks its victim's
-    pages in order): a binary search; ``hi <= job.valid[d] <= ppbs`` keeps it in the row."""
-    v = job.victim[d]
-    if v < 0 or ppn // dev.ppbs[d] != v:
-        return
-    lo = np.int64(0)
-    hi = job.valid[d]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if job.src[d, mid] < ppn:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < job.valid[d] and job.src[d, lo] == ppn:
-        pending[dev.page0[d] + job.dst[d, lo]] = 0
 
 
 @_inline
@@ -985,19 +983,38 @@ def _update_gc(dev, jobs, groups, ctr, loop, d):
     return False
 
 
+@_inline
+def _stale(ftls, d):
+    """Flash device d holds a closed superblock with stale pages: a GC job there frees space. A
+    member pulled into synchronised GC collects only then; otherwise jobs that copy whole
+    victims and gain nothing would pull each other in for ever (a drive whose free superblocks
+    cannot reach twice its background watermark, as after a drain)."""
+    s = _ftl(ftls, d)
+    blk = s[2]
+    ppb = s[6][F.P_PPB]
+    for b in range(blk.shape[1]):
+        if blk[F.STATE, b] == F.B_CLOSED and blk[F.VALID, b] < ppb:
+            return True
+    return False
+
+
 @_callee
 def _start_jobs(e, d):
-    """Start device d's GC job (:func:`_update_gc` found one due) and, in a synchronised GC
-    group, those of the other members with room to gain."""
-    _start_job(e, d)
+    """Start device d's GC job (:func:`_update_gc` found one due; due only by synchronisation,
+    when it has room to gain) and, in a synchronised GC group, those of the other members with
+    room to gain."""
     dev, groups = e.devices, e.groups
+    free = e.ftls.ctr[d, F.FREE_BLOCKS]
+    own = free < dev.gc_critical[d] or (dev.gc[d] == GC_BG and free < dev.gc_background[d])
+    if own or _stale(e.ftls, d):
+        _start_job(e, d)
     g = dev.group[d]
     if g >= 0 and groups.sync[g] != 0:
         # synchronised GC: the members of the group with room to gain collect now too
         for d2 in range(dev.kind.size):
             if (d2 != d and dev.group[d2] == g and e.jobs.victim[d2] < 0
                     and _sync_due(dev, groups, e.ftls.ctr, d2)
-                    and groups.active[g] < groups.limit[g] and e.loop.err[0] == ERR_NONE):
+                    and groups.active[g] < groups.limit[g] and e.loop.err[0] == ERR_NONE and _stale(e.ftls, d2)):
                 _start_job(e, d2)
 
 
@@ -1112,7 +1129,8 @@ def _start_phase(dev, req, hs, jobs, loop, h, ph):
 @_inline
 def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
     """Request i of device d is done (a cached write: acknowledged, which is done for its host
-    I/O too); so is its host I/O when this was its first (RULE_ANY) or last (RULE_ALL) request;
+    I/O too); so is its host I/O when this was the first to finish (RULE_ANY), its leading request
+    (RULE_LEAD) or its last (RULE_ALL);
     a finished first phase starts the second. ``ctr``: the FTL counters of every device."""
     req.done[i] = loop.now[0]
     if req.cached[i] == 0:
@@ -1124,7 +1142,7 @@ def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
         _sample(st, dev, ctr, d, loop.now[0])
     h = req.host[i]
     hs.left[h] -= 1
-    if hs.rule[h] == RULE_ANY and np.isnan(hs.done[h]):
+    if (hs.rule[h] == RULE_ANY or (hs.rule[h] == RULE_LEAD and i == hs.first[h])) and np.isnan(hs.done[h]):
         _host_done(hs, loop, h)
     if hs.left[h] == 0:
         if hs.stage[h] == PH_FIRST and hs.n_second[h] > 0:
@@ -1239,6 +1257,7 @@ def _pad_page(e, d):
     if w == 0:
         return
     for _ in range(slots - w):
+        F._queue_program(s, 0)
         ppn = np.int64(F._pad(s, 0))
         e.owner[e.devices.page0[d] + ppn] = -1
         if e.cache.on[d] != 0:
@@ -1354,7 +1373,7 @@ def _issue(dev, req, hs, jobs, loop, h):
     k = hs.cache_pages[h]
     if k > 0:  # write-back: acknowledged at its first request if the cache has room
         if loop.dirty[0] + k <= loop.cache_cap[0]:
-            hs.rule[h] = RULE_ANY
+            hs.rule[h] = RULE_LEAD
             hs.dirty[h] = k
             loop.dirty[0] += k
         else:
@@ -1400,8 +1419,8 @@ def _dispatch(e, d):
                 req.start[i] = e.loop.now[0]
                 if hits > 0:
                     # served from DRAM: answered t_ack from now, like a write's acknowledgement. A
-                    # hit means device d has a cache (only a cached write sets a flag, and a GC
-                    # copy only passes one on), so its ring row exists and has room (_ack_later)
+                    # hit means device d has a cache (only a cached write sets a flag), so its
+                    # ring row exists and has room (_ack_later)
                     _ack_later(e.cache, e.units, e.channels, e.heap, e.loop, d, i)
                 else:
                     _read_done(e, d, i, False)  # unmapped: nothing to sense or decode
@@ -1459,6 +1478,12 @@ def _dispatch(e, d):
             break  # the cache is full: the write waits for destaging
         if not _write_gate(e.ftls, dev, d, k + slots - 1):  # room for its slots and the padding
             dev.stalled[d] = 1
+            g = dev.group[d]
+            if (e.jobs.victim[d] < 0 and dev.gc[d] != GC_OFF and (g < 0 or e.groups.active[g] < e.groups.limit[g])
+                    and _stale(e.ftls, d)):
+                # a write larger than the watermarks' free space waits for room: collect for it (GC
+                # would otherwise wait for a free-block count the stalled write never brings)
+                _start_job(e, d)
             break
         _wait_pop(dev, req, d, W_WRITE)
         dev.inflight[d] += 1
@@ -1576,12 +1601,13 @@ def _finish(e, u):
             base = e.devices.page0[d] + units.ppn[u] - (slots - 1)
             held = e.cache.on[d] != 0
             for j in range(slots):
-                if held and e.pending[base + j] != 0:  # the cache's copy is no longer the only one
-                    e.pending[base + j] = 0
-                    _unpend_copy(e.jobs, e.devices, e.pending, d, units.ppn[u] - (slots - 1) + j)
+                if held:
+                    e.pending[base + j] = 0  # the cache's copy is no longer the only one
                 r = ref if slots == 1 else e.owner[base + j]
                 if r >= 0:
                     _slot_on_nand(e, d, r)
+        if kind == K_PAD or e.requests.op[ref] != OP_RAW_PROG:  # a raw program is no FTL page
+            _program_done(e, d, units.ppn[u])
     elif kind == K_DISK and e.requests.cached[ref] != 0:
         _destaged(e.cache, e.requests, e.loop, d, ref)
     elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
@@ -1593,14 +1619,15 @@ def _finish(e, u):
         req.left[ref] -= 1
         if req.left[ref] == 0:
             _read_done(e, d, ref, kind == K_HREAD)  # a read's data goes to the host
+    elif kind == K_SUSPEND:
+        pass  # the suspended operation has stopped: the unit serves the reads that suspended it
     elif kind == K_GREAD:
         st.gc_reads[d] += 1
         dst = job.dst[d, ref]
         _submit(e, Q_GC, _unit_of(e.devices, d, dst), K_GPROG, dst, ref)
     elif kind == K_GPROG:
         st.gc_programs[d] += 1
-        if e.cache.on[d] != 0:
-            e.pending[e.devices.page0[d] + units.ppn[u]] = 0  # a pending slot's copy: on NAND now
+        _program_done(e, d, units.ppn[u])
         job.copies_left[d] -= 1
         dev = e.devices
         if dev.fg[d] != 0 and dev.fg_policy[d] == FG_THROTTLE:
@@ -1615,6 +1642,17 @@ def _finish(e, u):
             _end_job(e, d)
     if units.stage[u] == IDLE:
         _start_next(e, u)
+
+
+@_inline
+def _program_done(e, d, ppn):
+    """The program (host, padding or GC copy) of device d's slot ppn has ended (for a slot of a
+    multi-slot NAND page: its operation). When that closes its superblock and a GC job was
+    waiting for a victim, the job may start now."""
+    if F._program_ended(_ftl(e.ftls, d), ppn // e.devices.ppbs[d]) and e.jobs.waiting[d] != 0:
+        e.jobs.waiting[d] = 0
+        if _update_gc(e.devices, e.jobs, e.groups, e.ftls.ctr, e.loop, d):
+            _start_jobs(e, d)
 
 
 @_inline
@@ -1683,11 +1721,24 @@ def run_events(e, stop_done, until):
     n_src = n_units + e.channels.busy.size
     inf = np.inf
     due = loop.to_issue[0] > 0 or _any_ready(loop.ready)
+    seen = loop.done[0]
+    quiet = np.int64(0)  # events since a host I/O was last done
     while True:
         if due:
             _settle(e)
         if loop.done[0] >= stop_done or loop.err[0] != ERR_NONE:
             break
+        if loop.done[0] != seen:
+            seen = loop.done[0]
+            quiet = 0
+        elif quiet >= loop.budget[0]:
+            # no host I/O done in budget events: report the device of the next event, never hang
+            x = heap.order[0] & _SRC_MASK if heap.n[0] > 0 else np.int64(-1)
+            d = np.int64(0) if x < 0 else (e.units.device[x] if x < n_units else (
+                e.units.device[e.channels.unit[x - n_units]] if x < n_src else x - n_src))
+            _fail(e.devices, loop, d, ERR_STALL)
+            break
+        quiet += 1
         t_heap = heap.time[0] if heap.n[0] > 0 else inf
         t_arr = inf
         if not closed and loop.next[0] < nhost:

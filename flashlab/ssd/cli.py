@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> str:
     timing = check_choice("preset", args.preset, tuple(PRESETS))
     config = SsdConfig(geometry=geometry, timing=timing, gc=args.gc, foreground=args.foreground,
                        scheduler=args.scheduler)
+    if not (math.isfinite(args.max_fills) and args.max_fills > 0):
+        raise ValueError(f"--max-fills must be a positive number of capacity fills; got {args.max_fills!r}")
     max_fills = max(args.max_fills, args.fills)  # --fills above the default maximum: run exactly --fills
     r = write_saturation(config, qd=args.qd, fills=args.fills, max_fills=max_fills,
                          precondition=args.precondition, seed=args.seed)

@@ -19,9 +19,10 @@ from typing import NamedTuple
 import numpy as np
 from tqdm.auto import tqdm
 
+from flashlab._compile_notice import compile_notice
 from flashlab._heap import new_heap
 from flashlab._validate import (check_array, check_bool, check_choice, check_int, check_int_array, check_memory,
-                                check_real, check_seed, quote)
+                                check_real, check_seed, plain_fields, quote)
 from flashlab.ftl import _kernels as FK
 from flashlab.ftl.core import Ftl, state_bytes
 from flashlab.ssd import _kernels as K
@@ -59,6 +60,9 @@ def _arrays(n, fields, dtype, fill=0):
 #: the most host I/Os :func:`run_members` takes beyond its requests (host I/Os with no request).
 MAX_REQUESTS = 10**7
 GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
+#: What the drive engine's first call compiles, and its cold compile, CPU seconds
+#: (``benchmarks/bench_compile.py``), said once while it happens (:mod:`flashlab._compile_notice`).
+COMPILING = ("the drive engine", 120.0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,6 +86,7 @@ class ServiceMember:
     lbas: int = 1 << 20
 
     def __post_init__(self):
+        plain_fields(self)
         check_real("mean_us", self.mean_us, 0.0, 1e9, lo_open=True)
         check_choice("distribution", self.distribution, ("constant", "exponential"))
         check_real("per_page_us", self.per_page_us, 0.0, 1e9)
@@ -92,7 +97,7 @@ class ServiceMember:
         seeded ``seed``)."""
         pages = check_int_array("pages", pages, 1, 2**31 - 1)
         check_seed("seed", seed)
-        check_int("index", index, 0, 4095)
+        index = check_int("index", index, 0, 4095)
         n = pages.size
         if self.distribution == "constant":
             base = np.full(n, float(self.mean_us))
@@ -207,6 +212,13 @@ def _front(members, n: int, device_qd) -> K.Front:
                    out_req=out_req, out_t=out_t, out_head=out_head, out_tail=out_tail)
 
 
+def _stall_budget(pages, phys) -> int:
+    """Events the loop may process with no host I/O done before it reports ERR_STALL: far more
+    than any progress needs (every request page's operations, and three whole-drive GC passes,
+    each a few events per slot), far less than a hang."""
+    return 16 * (int(np.sum(pages, dtype=np.int64)) + int(sum(phys))) + 10**6
+
+
 def _check_until(until, now: float) -> float:
     """``until`` of :meth:`Engine.step` as a float: a real number (or inf) not before ``now``."""
     if type(until) is float and until >= now:  # the usual case, checked first: a host model steps often
@@ -296,7 +308,7 @@ class Engine:
                                                                  "fg_policy", "gc_critical", "gc_background"), i64),
             group=np.asarray(gc_group, i64), qd=np.asarray(device_qd, i64), t_xfer=np.zeros(D, f64),
             t_read=np.zeros((D, K.MAX_BITS), f64), t_prog=np.zeros((D, K.MAX_BITS), f64),
-            t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), front=np.zeros(D, i64), inflight=np.zeros(D, i64),
+            t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), t_suspend=np.zeros(D, f64), front=np.zeros(D, i64), inflight=np.zeros(D, i64),
             waiting=np.zeros(D, i64), wait_head=np.full((D, 3), -1, i64), wait_tail=np.full((D, 3), -1, i64),
             stalled=np.zeros(D, i64), fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
             err=np.zeros(D, i64))
@@ -330,6 +342,7 @@ class Engine:
                 dv["t_prog"][d, :bits] = tm.t_prog_one_shot_us if m.one_shot else tm.t_prog_us
                 dv["t_erase"][d] = tm.t_erase_us
                 dv["t_resume"][d] = m.resume_overhead_us
+                dv["t_suspend"][d] = m.suspend_latency_us
             elif isinstance(m, HddSpec):
                 ftl_states.append(None)
                 dv["kind"][d] = K.HDD
@@ -369,7 +382,7 @@ class Engine:
                              arrival=np.full(nh, np.nan) if arrivals is None else np.asarray(arrivals, f64),
                              done=np.full(nh, np.nan))
         self.jobs = K.Jobs(victim=np.full(D, -1, i64), log_row=np.full(D, -1, i64),
-                           **_arrays(D, ("copies_left", "valid", "erases_left"), i64),
+                           **_arrays(D, ("waiting", "copies_left", "valid", "erases_left"), i64),
                            src=np.zeros((D, max(ppbs)), i64), dst=np.zeros((D, max(ppbs)), i64))
         limits = np.asarray(gc_limits, i64) if len(gc_limits) else np.zeros(1, i64)
         sync = np.zeros(limits.size, i64)
@@ -380,14 +393,15 @@ class Engine:
         self.disks = K.Disks(**dk)
         series = np.full((D, rows, _NSER), np.nan)
         self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
-                                          "suspends", "pad_programs", "cache_read_hits", "done",
+                                          "suspends", "pad_programs", "cache_read_hits", "busy_victims", "done",
                                           "rows"), i64), series=series,
                                  gc_log=np.full((GC_LOG_ROWS, 3), np.nan), gc_rows=np.zeros(1, i64))
         self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "dirty"), i64),
                            ready=np.zeros((D + 63) // 64, i64),
                            cache_cap=np.array([write_cache_pages], i64),
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
-                           err=np.zeros(1, i64), err_device=np.zeros(1, i64))
+                           err=np.zeros(1, i64), err_device=np.zeros(1, i64),
+                           budget=np.array([_stall_budget(pages, phys)], i64))
         # acknowledgements waiting in a cache: at most the device's queue depth (each is inside it)
         caches = [_write_cache(m) for m in members]  # (capacity, protected, t_ack) per member
         ring = max([device_qd[d] for d in range(D) if caches[d][0] > 0], default=1)
@@ -425,7 +439,7 @@ class Engine:
             self.loop.to_issue[0] = min(self.host_qd, n)  # issued by the first run_events
         show = sys.stderr.isatty() if progress is None else bool(progress)
         step = max(1, n // 100) if show else n
-        with tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
+        with compile_notice(*COMPILING), tqdm(total=n, disable=not show, unit="req", unit_scale=True) as bar:
             done = 0
             while done < n:
                 new = int(K.run_events(e, min(n, done + step), math.inf))
@@ -433,10 +447,10 @@ class Engine:
                 if new == done or self.loop.err[0] != K.ERR_NONE:
                     break  # no more events (stalled) or an error
                 done = new
-        if (self.drain or self.cache.on.any()) and done == n and self.loop.err[0] == K.ERR_NONE:
-            # no host I/O is left to complete: run until the events run out (requests done after
-            # their host I/O; with the power on, the drives' caches destage what they still hold)
-            K.run_events(e, n + 1, math.inf)
+            if (self.drain or self.cache.on.any()) and done == n and self.loop.err[0] == K.ERR_NONE:
+                # no host I/O is left to complete: run until the events run out (requests done after
+                # their host I/O; with the power on, the drives' caches destage what they still hold)
+                K.run_events(e, n + 1, math.inf)
 
     def step(self, done: int, until: float = math.inf) -> int:
         """Process events until ``done`` host I/Os are done, the next event is at ``until`` (us)
@@ -463,7 +477,8 @@ class Engine:
         until = _check_until(until, float(self.loop.now[0]))
         entry = getattr(self, "_entry", None)
         if entry is None:
-            n = int(K.run_events(self.state, done, until))
+            with compile_notice(*COMPILING):
+                n = int(K.run_events(self.state, done, until))
             from numba import typeof
             cres = K.run_events.overloads.get((typeof(self.state), typeof(done), typeof(until)))
             self._entry = cres.entry_point if cres is not None else K.run_events
@@ -488,6 +503,7 @@ class Engine:
             "events": int(self.loop.events[0]), "suspensions": int(st.suspends[d]),
             "pad_programs": int(st.pad_programs[d]), "cache_read_hits": int(st.cache_read_hits[d]),
             "free_blocks": int(ctr[FK.FREE_BLOCKS]), "requests_done": int(st.done[d]),
+            "gc_victim_waits": int(ctr[FK.VICTIM_WAITS]), "busy_victims": int(st.busy_victims[d]),
         }
 
     def gc_log(self) -> dict:
@@ -532,7 +548,7 @@ class MembersResult:
     error: str
     durable_us: np.ndarray
     requests: tuple      # (op, lba, pages, device) as run
-    protected: tuple     # per member: a cache with power-loss protection
+    protected: tuple     # per member: a cache with power-loss protection (or a disk controller's battery)
 
     def power_loss(self, at_us: float) -> list:
         """Cut every member's power at ``at_us``: a :class:`flashlab.ssd.PowerLoss` per member
@@ -632,9 +648,10 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     (first, count)``: a read ``i`` with ``first[i] >= 0`` aimed at a member running a GC job
     when issued is not sent; requests ``first[i] .. first[i] + count[i] - 1`` go instead (a
     degraded read rebuilt from the rest of the stripe). A host I/O is done when all its
-    requests are, or at its first (``any_of[h]`` true; the others and the second phase still
-    run). Write-back cache of ``write_cache_pages`` pages: host I/O ``h`` with
-    ``write_back[h] > 0`` pages is done at its first request (e.g. the copy to a mirror) if
+    requests are, or when the first of them to finish is (``any_of[h]`` true, e.g. two copies of
+    a log; the others and the second phase still run). Write-back cache of ``write_cache_pages`` pages: host I/O ``h`` with
+    ``write_back[h] > 0`` pages is done when its first request is (e.g. the copy to a mirror,
+    however soon the others finish) if
     the cache has room for them when it is issued, and they stay in the cache until all its
     requests are done; without room it waits for all of them. Closed loop (``arrivals`` None): ``qd``
     host I/Os outstanding; open loop: host I/O ``h`` arrives at ``arrivals[h]`` (us,
@@ -652,7 +669,7 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     members = list(members)
     D = check_int("number of members", len(members), 1, 4096)
     check_seed("seed", seed)
-    check_int("qd", qd, 1, 65536)
+    qd = check_int("qd", qd, 1, 65536)
     check_bool("progress", progress, allow_none=True)
     op = check_int_array("op", op, K.OP_WRITE, K.OP_FUA).astype(np.int8)
     n = check_int("number of requests", op.size, 1, 2**31 - 1)
@@ -677,9 +694,11 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
             raise ValueError(f"lba and pages: requests to members[{d}] must lie in its {cap} LBAs "
                              f"(lba + pages <= {cap}); got request {i} with lba={int(lba[i])}, pages={int(pages[i])}")
         wsel = sel & ((op == K.OP_WRITE) | (op == K.OP_FUA))
-        if isinstance(m, SsdConfig) and m.cache_bytes and wsel.any() and pages[wsel].max() > m.cache_slots:
-            raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages; "
-                             f"got {int(pages[wsel].max())}")
+        big = int(pages[wsel].max()) if wsel.any() else 0
+        if isinstance(m, SsdConfig) and m.cache_bytes and big and big + m.slots - 1 > m.cache_slots:
+            # beside a partly filled NAND page, whose slots leave the cache only with its program
+            raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages beside a "
+                             f"partly filled NAND page ({m.slots - 1} pages); got {big}")
     fan = _fanout(n, host, phase, alternates, any_of, hosts, write_back)
     cache_cap = check_int("write_cache_pages", write_cache_pages, 0, 2**40)
     nh = fan.first.size
@@ -720,10 +739,12 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
         error=f"{ERRORS[err]} (member {int(eng.loop.err_device[0])})" if err else "",
         durable_us=r.durable.copy(), requests=(op, lba, pages, device),
         protected=tuple(bool(isinstance(m, SsdConfig) and m.cache_bytes and m.power_loss_protection)
+                        or bool(isinstance(m, HddSpec) and m.write_cache_bytes)  # the controller's battery
                         for m in members))
 
 
 HOST_OPS = (K.OP_WRITE, K.OP_READ, K.OP_FLUSH, K.OP_FUA)
 ERRORS = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
           K.ERR_NO_SPACE: "no free block left for garbage collection",
-          K.ERR_HEAP: "the event heap's bound failed (an engine bug)"}
+          K.ERR_HEAP: "the event heap's bound failed (an engine bug)",
+          K.ERR_STALL: "no host I/O completed in a long run of events: the loop made no progress (a model defect)"}

@@ -65,10 +65,10 @@ def steady_state(values, window: int = 5, excursion: float = 0.20, slope: float 
     values satisfy the SNIA PTS criteria: ``(max - min) <= excursion x mean`` and
     ``|least-squares slope| x (window - 1) <= slope x mean``."""
     v = check_array("values", values, -1e150, 1e150, min_size=1)  # sums and squares stay finite
-    check_int("window", window, 2, 10000)
-    check_real("excursion", excursion, 0.0, 10.0)
-    check_real("slope", slope, 0.0, 10.0)
-    check_int("first", first, 0, 2**31 - 1)
+    window = check_int("window", window, 2, 10000)
+    excursion = check_real("excursion", excursion, 0.0, 10.0)
+    slope = check_real("slope", slope, 0.0, 10.0)
+    first = check_int("first", first, 0, 2**31 - 1)
     x = np.arange(window, dtype=np.float64)
     best = None
     for start in range(first, v.size - window + 1):
@@ -155,11 +155,11 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
         raise ValueError(f"config must be an SsdConfig; got {config!r}")
     if config.geometry.page_size != 4096:
         raise ValueError(f"page_size must be 4096 bytes for 4 KiB random writes; got {config.geometry.page_size}")
-    check_int("qd", qd, 1, 65536)
+    qd = check_int("qd", qd, 1, 65536)
     fills = check_real("fills", fills, 0.0, 100.0, lo_open=True)
     if max_fills is not None:
         max_fills = check_real("max_fills", max_fills, fills, 100.0)
-    check_int("rounds_per_fill", rounds_per_fill, 1, 1000)
+    rounds_per_fill = check_int("rounds_per_fill", rounds_per_fill, 1, 1000)
     check_seed("seed", seed)
     check_bool("precondition", precondition)
     check_bool("progress", progress, allow_none=True)

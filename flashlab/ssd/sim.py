@@ -21,12 +21,13 @@ module decides when. Model (MQSim-like, Tavakkol et al. FAST 2018; FEMU, Li et a
   unit (through the controller, no copyback).
 * **Scheduling.** Each unit has three queues: host reads, host writes, GC. ``fifo`` serves host
   reads and writes in arrival order; ``read_priority`` serves reads first. With ``suspend`` a
-  host read arriving while the unit programs or erases suspends it; the operation resumes after
-  the queued reads (reads arriving meanwhile join the same suspension) with
-  ``resume_overhead_us`` added (Wu & He, FAST 2012). Suspension acts on the array operation: a
-  read arriving while a program's data is still crossing the channel (or while the program
-  waits for the channel) waits for the transfer, then suspends the program as its array phase
-  starts.
+  host read arriving while the unit programs or erases suspends it: the operation runs on for
+  ``suspend_latency_us`` (real parts stop only at set points of their program or erase
+  algorithm; the read waits), then stops; it resumes after the queued reads (reads arriving
+  meanwhile join the same suspension) with ``resume_overhead_us`` added (Wu & He, FAST 2012).
+  Suspension acts on the array operation: a read arriving while a program's data is still
+  crossing the channel (or while the program waits for the channel) waits for the transfer,
+  then asks to suspend the program as its array phase starts.
 * **GC.** ``background``: a GC job (one victim at a time) starts when fewer than
   ``gc_background`` blocks are free; its operations only use a unit when no host operation is
   queued there (idle time). Below ``gc_critical`` free blocks GC turns *foreground*: its
@@ -62,7 +63,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_seed, quote
+from flashlab._validate import (check_bool, check_choice, check_instance, check_int, check_real, check_seed,
+                                plain_fields, quote)
 from flashlab.ssd import _kernels as K
 from flashlab.ssd.engine import ERRORS, MAX_REQUESTS, Engine
 from flashlab.ssd.frontend import Controller, HostInterface
@@ -78,7 +80,7 @@ SLOTS = (1, 2, 4, 8, 16)  # slots per NAND page
 PRECONDITION_SIZE = 131072
 GC_MODES = ("background", "foreground", "off")
 FOREGROUND = ("throttle", "wait")
-GC_POLICIES = ("greedy", "fifo", "cost_benefit")
+GC_POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
 PERCENTILES = (50.0, 99.0, 99.9, 99.99)
 SERIES_NAMES = ("time_us", "requests", "host_page_writes", "host_programs", "host_page_reads",
                 "gc_copies", "erases", "free_blocks", "fg_time_us", "queued")
@@ -90,12 +92,12 @@ def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int
     """Geometry holding at least ``capacity_bytes`` of user data at over-provisioning ``op``
     (blocks per plane rounded up). Defaults: 4 channels x 2 dies x 2 planes, 64 pages of 4 KiB
     per block, so one 4 KiB host write is one page program."""
-    check_int("capacity_bytes", capacity_bytes, 1, 2**50)
-    check_real("op", op, 0.0, 100.0, lo_open=True)
-    check_int("page_size", page_size, 512, 2**30)
+    capacity_bytes = check_int("capacity_bytes", capacity_bytes, 1, 2**50)
+    op = check_real("op", op, 0.0, 100.0, lo_open=True)
+    page_size = check_int("page_size", page_size, 512, 2**30)
     units = (check_int("channels", channels, 1, 4096) * check_int("dies_per_channel", dies_per_channel, 1, 4096)
              * check_int("planes_per_die", planes_per_die, 1, 64))
-    check_int("pages_per_block", pages_per_block, 2, 65535)
+    pages_per_block = check_int("pages_per_block", pages_per_block, 2, 65535)
     user = math.ceil(capacity_bytes / page_size)
     bpp = max(1, math.ceil(user * (1.0 + op) / (units * pages_per_block)))
     if bpp * units * pages_per_block > MAX_PHYSICAL_PAGES:
@@ -106,15 +108,32 @@ def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int
 
 
 
+#: Samples that must lie beyond a percentile for it to be printed as a measurement: with fewer,
+#: the percentile is one or two samples, and the next run moves it by their whims.
+TAIL_SAMPLES = 10
+
+
+def supported_percentile(n: int, percentile: float, tail: int = TAIL_SAMPLES) -> bool:
+    """Whether ``n`` samples support ``percentile`` (in percent): at least ``tail`` of them lie
+    beyond it, ``n x (1 - percentile / 100) >= tail``. A p99 needs 1,000 samples, a p99.9
+    10,000, a p99.99 100,000 (QoS nines need 1e5 to 1e6 samples)."""
+    check_int("n", n, 0, 2**62)
+    check_real("percentile", percentile, 0.0, 100.0)
+    check_int("tail", tail, 1, 2**62)
+    return n * (1.0 - percentile / 100.0) >= tail - 1e-9
+
+
 def latency_summary(latency_us, percentiles=PERCENTILES) -> dict:
     """Latency percentiles (keys ``p50``, ``p99``, ...; microseconds), ``max`` and ``mean`` of
-    ``latency_us``; NaN for an empty array."""
+    ``latency_us``, and ``n``, the number of samples they rest on (say it wherever a percentile
+    is printed; :func:`supported_percentile` says which ones it supports); NaN for an empty
+    array."""
     lat = np.asarray(latency_us, np.float64)
     if lat.size == 0:
-        return {**{f"p{p:g}": math.nan for p in percentiles}, "max": math.nan, "mean": math.nan}
+        return {**{f"p{p:g}": math.nan for p in percentiles}, "max": math.nan, "mean": math.nan, "n": 0}
     q = np.percentile(lat, percentiles)
     return {**{f"p{p:g}": float(v) for p, v in zip(percentiles, q)}, "max": float(lat.max()),
-            "mean": float(lat.mean())}
+            "mean": float(lat.mean()), "n": int(lat.size)}
 
 @dataclass(frozen=True, kw_only=True)
 class SsdConfig:
@@ -133,6 +152,12 @@ class SsdConfig:
         Program/erase suspension for host reads (Wu & He 2012).
     resume_overhead_us : float in [0, 1e5]
         Added to a suspended operation when it resumes.
+    suspend_latency_us : float in [0, 1e5]
+        How long a program or erase runs on after a host read asks to suspend it, to the next
+        point of its algorithm where it can stop (a program between program-and-verify steps);
+        the read waits for it. An operation that would end sooner is not suspended. Default
+        20 us, an assumption (about one ISPP step), not a cited figure; the same for programs
+        and erases.
     gc : ``background``, ``foreground`` or ``off``
     foreground : ``throttle`` or ``wait``
         What host writes do while GC is in the foreground.
@@ -140,7 +165,8 @@ class SsdConfig:
         Below this GC is foreground.
     gc_background : int >= gc_critical, free superblocks
         Below this background GC runs (``background`` mode).
-    policy : ``greedy``, ``fifo`` or ``cost_benefit`` (GC victim choice, as in the FTL)
+    policy : ``greedy``, ``fifo``, ``cost_benefit``, ``random`` or ``d_choices`` (GC victim choice,
+        as in the FTL; ``d_choices`` samples 10 superblocks)
     steering : bool
         Fast-page steering.
     nand_page_size : int or None, bytes
@@ -153,7 +179,9 @@ class SsdConfig:
         write, every write without a cache) fills the rest with padding.
     cache_bytes : int in [0, geometry.user_bytes]
         The DRAM write cache (0: none, a write is acknowledged when its programs end). A whole
-        number of slots, at least the largest write, at most the drive's user capacity. A cached write is acknowledged
+        number of slots, at least one NAND page, at most the drive's user capacity; a run needs
+        room for its largest write besides a partly filled NAND page (``slots - 1`` slots more:
+        dirty slots leave only with their page's program). A cached write is acknowledged
         ``cache_latency_us`` after it enters the drive; writes wait while the cache is full.
         Until its NAND page is programmed the cache serves host reads of its data: a read all
         of whose pages are there completes ``cache_latency_us`` after it enters the drive.
@@ -192,6 +220,7 @@ class SsdConfig:
     scheduler: str = "read_priority"
     suspend: bool = False
     resume_overhead_us: float = 20.0
+    suspend_latency_us: float = 20.0
     gc: str = "background"
     foreground: str = "throttle"
     gc_critical: int = 2
@@ -208,6 +237,7 @@ class SsdConfig:
     one_shot: bool = False
 
     def __post_init__(self):
+        plain_fields(self)
         check_instance("geometry", self.geometry, Geometry)
         if isinstance(self.timing, str):
             object.__setattr__(self, "timing", PRESETS[check_choice("timing", self.timing, tuple(PRESETS))])
@@ -216,6 +246,7 @@ class SsdConfig:
         check_choice("scheduler", self.scheduler, SCHEDULERS)
         check_bool("suspend", self.suspend)
         check_real("resume_overhead_us", self.resume_overhead_us, 0.0, 1e5)
+        check_real("suspend_latency_us", self.suspend_latency_us, 0.0, 1e5)
         check_choice("gc", self.gc, GC_MODES)
         check_choice("foreground", self.foreground, FOREGROUND)
         check_int("gc_critical", self.gc_critical, 2, 2**31 - 1)
@@ -240,6 +271,9 @@ class SsdConfig:
         check_int("cache_bytes", self.cache_bytes, 0, min(2**40, g.user_bytes))
         if self.cache_bytes % g.page_size:
             raise ValueError(f"cache_bytes must be a multiple of the page size {g.page_size} bytes; got {self.cache_bytes}")
+        if 0 < self.cache_slots < self.slots:  # a write waits for room the partly filled page never frees
+            raise ValueError(f"cache_bytes must be 0 or hold a whole NAND page ({self.slots * g.page_size} bytes); "
+                             f"got {self.cache_bytes}")
         check_bool("power_loss_protection", self.power_loss_protection)
         check_real("cache_latency_us", self.cache_latency_us, 0.0, 1e6)
         if self.host is not None:
@@ -340,6 +374,7 @@ class HostLoad:
     fua: bool = False
 
     def __post_init__(self):
+        plain_fields(self)
         check_int("qd", self.qd, 1, 65536)
         if self.rate_iops is not None:  # >= 1e-6: arrival gaps (1e6 / rate us) stay finite
             check_real("rate_iops", self.rate_iops, 1e-6, 1e9)
@@ -369,7 +404,10 @@ class IoResult:
     ``counters``: final totals (pages: host_page_writes, host_programs done, host_page_reads
     requested, flash_reads done (unmapped LBAs need none), cache_read_hits (read pages served
     by the write cache: written, not yet programmed), gc_copies, gc_reads/gc_programs done;
-    erases: physical block erases done; events processed; suspensions). Every host page read
+    erases: physical block erases done; events processed; suspensions; gc_victim_waits: times a
+    due GC job found every full superblock still waiting for programs queued into it, and waited
+    for the first to end; busy_victims: victims picked with programs outstanding, always 0, a
+    check). Every host page read
     is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes over the whole run.
     ``stalled``: the run ended with requests that could never complete (GC off and full, or no
     space left for GC).
@@ -465,7 +503,7 @@ class IoResult:
         time) or of requests (``by='requests'``, in completion order): start/end (us), IOPS,
         MB/s, latency percentiles (us) of requests completing in it, GC copies and erases in
         it, free superblocks at its end (from the nearest sample), foreground share of its time."""
-        check_int("n", n, 1, 100000)
+        n = check_int("n", n, 1, 100000)
         check_choice("by", by, ("time", "requests"))
         ok = np.isfinite(self.done_us)
         done = self.done_us[ok]
@@ -654,7 +692,7 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
 def log_edges(lo_us: float, hi_us: float, bins_per_decade: int) -> np.ndarray:
     """Log-spaced latency bin edges (us) from ``lo_us`` to ``hi_us`` (both in [1e-6, 1e15],
     ``hi_us > lo_us``), ``bins_per_decade`` (1 to 1000) bins per factor of ten."""
-    check_int("bins_per_decade", bins_per_decade, 1, 1000)
+    bins_per_decade = check_int("bins_per_decade", bins_per_decade, 1, 1000)
     lo_us = check_real("lo_us", lo_us, 1e-6, 1e15)
     hi_us = check_real("hi_us", hi_us, 1e-6, 1e15)
     if hi_us <= lo_us:
@@ -698,8 +736,8 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
         raise ValueError(f"load must be a HostLoad; got {load!r}")
     check_seed("seed", seed)
     check_bool("progress", progress, allow_none=True)
-    check_real("precondition_fills", precondition_fills, 0.0, 100.0)
-    check_int("samples", samples, 1, 100000)
+    precondition_fills = check_real("precondition_fills", precondition_fills, 0.0, 100.0)
+    samples = check_int("samples", samples, 1, 100000)
     g = config.geometry
     if fills is not None and requests is not None:
         raise ValueError("give fills or requests, not both")
@@ -709,10 +747,12 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
         n = max(1, round(fills * g.user_pages / (_pages("write_size", load.write_size, g) * wf)))
     else:
         n = check_int("requests", 10000 if requests is None else requests, 1, 2**31 - 1)
-    check_int("precondition_size", precondition_size, 1, 2**40)
+    precondition_size = check_int("precondition_size", precondition_size, 1, 2**40)
     biggest = max(load.write_size, precondition_size if precondition_fills > 0 else 0)
-    if 0 < config.cache_bytes < biggest:
-        raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes); got {config.cache_bytes}")
+    need = biggest + (config.slots - 1) * g.page_size  # and the rest of a partly filled NAND page
+    if 0 < config.cache_bytes < need:
+        raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes) and a partly filled NAND page "
+                         f"({need} bytes in all); got {config.cache_bytes}")
     given = (f"fills={fills:g}" if fills is not None else f"requests={n}") + f" and precondition_fills={precondition_fills:g}"
     ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size, given)
     return _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress)

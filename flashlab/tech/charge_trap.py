@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_int, check_real
+from flashlab._validate import check_int, check_real, plain_fields
 from flashlab.cell.distributions import VthDistributions, VthModel, vth_distributions
 from flashlab.cell.errors import optimal_read_refs, rber_analytic
 from flashlab.tech.nand3d import Stack3D
@@ -38,7 +38,7 @@ from flashlab.tech.nand3d import Stack3D
 @dataclass(frozen=True)
 class ChargeTrapEffects:
     """Strength of the 3D charge-trap mechanisms (module docstring): ``fast_share`` of the
-    retention loss in the fast component (0-1), its time constant ``tau_fast_days`` (days),
+    retention loss in the fast component (0-1), its time constant ``tau_fast_days`` (days, 1e-6 to 1e3),
     ``layer_wear_exp`` (dimensionless) and ``interference`` (0-1)."""
 
     fast_share: float = 0.5
@@ -47,8 +47,9 @@ class ChargeTrapEffects:
     interference: float = 0.3
 
     def __post_init__(self):
+        plain_fields(self)
         check_real("fast_share", self.fast_share, 0.0, 1.0)
-        check_real("tau_fast_days", self.tau_fast_days, 0.0, 1e3, lo_open=True)
+        check_real("tau_fast_days", self.tau_fast_days, 1e-6, 1e3)
         check_real("layer_wear_exp", self.layer_wear_exp, 0.0, 100.0)
         check_real("interference", self.interference, 0.0, 1.0)
 

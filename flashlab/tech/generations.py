@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flashlab._validate import (check_array, check_bool, check_instance, check_int, check_real, check_text,
-                                check_text_tuple, quote)
+                                check_text_tuple, plain_fields, quote)
 from flashlab.cell.distributions import VthModel, vth_distributions
 from flashlab.cell.ecc import EccCode, endurance_pe_cycles, worst_page_rber
 from flashlab.cell.levels import NandTiming
@@ -104,6 +104,7 @@ class CellGeneration:
     coupling_3d: float | None = None
 
     def __post_init__(self):
+        plain_fields(self)
         check_text("name", self.name, 1, 200)
         check_real("feature_nm", self.feature_nm, 5.0, 250.0)
         check_int("bits", self.bits, 1, 4)

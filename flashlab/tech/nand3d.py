@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_int_array, check_real, check_text
+from flashlab._validate import check_choice, check_int, check_int_array, check_real, check_text, plain_fields
 
 ARRAY_EFFICIENCY = 0.286  # fitted to DENSITY_POINTS (least squares in log density)
 GIB = 2**30 / 1e9  # one binary Gb in decimal Gb
@@ -62,6 +62,7 @@ class Stack3D:
     periphery_fraction: float = 0.2
 
     def __post_init__(self):
+        plain_fields(self)
         check_int("layers", self.layers, 1, 5000)
         check_int("decks", self.decks, 1, 8)
         if self.layers < self.decks:
@@ -157,6 +158,7 @@ class DensityPoint:
     note: str = ""
 
     def __post_init__(self):
+        plain_fields(self)
         check_text("name", self.name, 1, 200)
         Stack3D(self.layers, self.decks, self.bits, self.periphery)  # checks layers, decks, bits, periphery
         check_real("density", self.density, 0.0, 1e4, lo_open=True)

@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from flashlab._validate import check_array, check_int, check_real, check_seed
+from flashlab._validate import check_array, check_int, check_real, check_seed, plain_fields
 from flashlab.tech import _kernels
 
 Q_E = 1.602176634e-19  # elementary charge, C
@@ -79,6 +79,7 @@ class PlanarCell:
     window_v: float = WINDOW_UNITS * VOLTS_PER_UNIT
 
     def __post_init__(self):
+        plain_fields(self)
         check_real("feature_nm", self.feature_nm, 5.0, 250.0)
         check_real("fg_height_nm", self.fg_height_nm, 1.0, 500.0)
         check_real("t_ipd_nm", self.t_ipd_nm, 1.0, 100.0)
@@ -165,6 +166,17 @@ def state_spacing_units(bits: int) -> float:
     return PROGRAMMED_SPAN_UNITS / (6 if b == 3 else 2**b - 1)
 
 
+_MAX_ELECTRONS = 5 * 10**8  # electrons one call may simulate: about 5 s at 10 ns each
+
+
+def _check_work(cells_name: str, cells: int, per_name: str, per_value: float, per_cell: float) -> None:
+    """Refuse a run of ``cells`` x ``per_cell`` electrons beyond :data:`_MAX_ELECTRONS`."""
+    if cells * per_cell > _MAX_ELECTRONS:
+        most = max(1, int(_MAX_ELECTRONS // per_cell))
+        raise ValueError(f"{cells_name} must be at most {most} for {per_name}={per_value:g} (about {per_cell:.0f} "
+                         f"electrons each, at most {_MAX_ELECTRONS:.0e} per call: a few seconds); got {cells}")
+
+
 def electron_counts(mean_electrons: float, n_cells: int, seed: int, capacity: int = 0) -> np.ndarray:
     """Electrons one program pulse puts on each of ``n_cells`` floating gates, simulated electron
     by electron (numba kernel :func:`flashlab.tech._kernels.inject_electrons`), int64 array.
@@ -173,12 +185,14 @@ def electron_counts(mean_electrons: float, n_cells: int, seed: int, capacity: in
     ``capacity = M > mean_electrons``: self-limiting injection (each electron lowers the rate, as
     the charging gate lowers the tunnelling field): binomial counts with the same mean and Fano
     factor ``1 - mean/M``, sub-Poissonian for large packets (Monzio Compagnoni et al. 2008).
-    Deterministic for a given ``seed``; about 10 ns per electron.
+    Deterministic for a given ``seed``; about 10 ns per electron, so the run is bounded:
+    ``n_cells x (mean_electrons + 1)`` at most 5 x 10^8 (a few seconds).
     """
     n_mean = check_real("mean_electrons", mean_electrons, 0.0, 1e5)
     n = check_int("n_cells", n_cells, 1, 10**8)
     s = check_seed("seed", seed)
     m = check_int("capacity", capacity, 0, 10**6)
+    _check_work("n_cells", n, "mean_electrons", n_mean, n_mean + 1.0)
     if m == 0:
         rate = n_mean
     else:
@@ -202,10 +216,14 @@ def verify_overshoot(step_electrons: float, n_cells: int, seed: int) -> np.ndarr
     granularity (a uniform spread over one step) plus half the pulse's Poisson variance.
     *Assumed:* pulses independent (real ISPP partly self-regulates: a pulse that over-injects
     lowers the field for the next) and verify reads exact (no read noise, no RTN).
-    ``step_electrons`` in (0.01, 1000); deterministic for a given ``seed``.
+    ``step_electrons`` in (0.01, 1000); deterministic for a given ``seed``. The run is bounded
+    like :func:`electron_counts`: each cell climbs about ``10·step + 10`` electrons in about
+    ``10 + 10/step`` pulses (a pulse over the cells still climbing costs about as much as three
+    electrons), and ``n_cells`` times that is at most 5 x 10^8.
     """
     n = check_real("step_electrons", step_electrons, 0.01, 1000.0)
     cells = check_int("n_cells", n_cells, 1, 10**7)
+    _check_work("n_cells", cells, "step_electrons", n, 10.5 * n + 10.0 + 3.0 * (10.0 + 10.0 / n + 1.0))
     rng = np.random.default_rng(check_seed("seed", seed))
     need = rng.integers(1, math.ceil(20.0 * n) + 21, size=cells)  # electrons below the level
     active = np.arange(cells)

@@ -10,20 +10,34 @@ builder (plot data -> bokeh layout plus the models the data updates) and a list 
 * :meth:`Explorable.live` returns an ipywidgets dashboard (through ``jupyter_bokeh``) that
   calls the engine on every change, over the controls' finer ``live_values``.
 
+Both modes make the figure readable without seeing it (WCAG 2.1 AA), in one place,
+:func:`accessible`: the explorable's summary sentence (its ``"summary"`` target, a ``Div``) is
+mirrored into a visually hidden ARIA live region that describes the figure and is announced
+whenever a control moves it, and a button downloads the plotted data as CSV.
+
 Plot data is a dict mapping target names to either a column dict (for a bokeh
 ``ColumnDataSource``: column name -> 1-D array) or a string (for a ``Div``'s HTML text).
 """
 
 from __future__ import annotations
 
+import html
 import itertools
+import json
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from bokeh.layouts import column
-from bokeh.models import ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, Slider
+from bokeh.models import (
+    Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, GlyphRenderer, Legend, Plot, Slider,
+)
+from bokeh.core.property.visual import DashPattern
+from bokeh.document import Document
+from bokeh.events import DocumentReady
+from bokeh.models.glyphs import Line, Scatter
 
 from .._validate import check_choice
 
@@ -114,6 +128,187 @@ for (const name of names) {
 """
 
 
+# The summary Div's text, as plain text, into the live region that describes the figure: screen
+# readers announce the change (the region is polite, so after what the reader is doing).
+_ANNOUNCE_JS = """
+const el = document.getElementById(region);
+if (el != null) {
+  const spaced = summary.text.replace(BREAKS, " $&");
+  el.textContent = new DOMParser().parseFromString(spaced, "text/html").body.textContent.replace(/\\s+/g, " ").trim();
+}
+"""
+
+# The data the figure plots now, one CSV block per data source (its name, then its columns),
+# after a comment line with the summary; downloaded as a file (a blob URL: no server needed).
+# Numbers keep 7 significant digits: the book embeds float32 grids, which hold no more.
+_CSV_JS = """
+const get = (m, key) => (m instanceof Map ? m.get(key) : m[key]);
+const cell = (v) => {
+  const s = typeof v === "number" && Number.isFinite(v) ? String(+v.toPrecision(7)) : String(v);
+  return /[",\\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+};
+const spaced = summary.text.replace(BREAKS, " $&");
+const text = new DOMParser().parseFromString(spaced, "text/html").body.textContent.replace(/\\s+/g, " ").trim();
+const lines = ["# " + text];
+for (const name of names) {
+  const data = get(sources, name).data;
+  const cols = data instanceof Map ? Array.from(data.keys()) : Object.keys(data);
+  const n = Math.max(0, ...cols.map((c) => get(data, c).length));
+  lines.push("", "# " + name, cols.map(cell).join(","));
+  for (let i = 0; i < n; i++) lines.push(cols.map((c) => cell(get(data, c)[i] ?? "")).join(","));
+}
+const url = URL.createObjectURL(new Blob([lines.join("\\n") + "\\n"], {type: "text/csv"}));
+const a = document.createElement("a");
+a.href = url;
+a.download = filename;
+document.body.appendChild(a);
+a.click();
+a.remove();
+setTimeout(() => URL.revokeObjectURL(url), 1000);
+"""
+
+# Live dashboards: ipywidgets draws its sliders with noUiSlider too, and names neither the handle
+# nor its value. Once the figure's document is ready, the handles in the dashboard (the widget box
+# that holds the live region) are named by their labels and say their readouts.
+_LABEL_WIDGETS_JS = """
+const label = (tries) => {
+  const el = document.getElementById(region);
+  const box = el == null ? null : el.closest(".widget-vbox");
+  const sliders = box == null ? [] : box.querySelectorAll(".widget-slider");
+  if (sliders.length === 0) {
+    if (tries > 0) setTimeout(() => label(tries - 1), 250);
+    return;
+  }
+  for (const slider of sliders) {
+    const handle = slider.querySelector(".noUi-handle");
+    const name = slider.querySelector(".widget-label");
+    const readout = slider.querySelector(".widget-readout");
+    if (handle == null) continue;
+    handle.setAttribute("aria-label", name != null ? name.textContent.trim() : "Setting");
+    const say = () => { if (readout != null) handle.setAttribute("aria-valuetext", readout.textContent.trim()); };
+    say();
+    new MutationObserver(say).observe(handle, {attributes: true, attributeFilter: ["aria-valuenow"]});
+  }
+};
+label(40);
+"""
+
+_VISUALLY_HIDDEN = ("position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;"
+                    "clip:rect(0,0,0,0);white-space:nowrap;border:0")
+
+
+# Tags that end a line or a block: a space takes their place, where other tags (b, sub) join.
+_BREAK_TAGS = r"<(?:br|/p|/div|/li|/tr|/td|/th|hr)\b[^>]*>"
+# The same in JavaScript, prepended to the CustomJS code that reads the summary.
+_BREAKS_JS = f"const BREAKS = new RegExp({json.dumps(_BREAK_TAGS)}, 'gi');\n"
+
+
+def plain_text(markup: str) -> str:
+    """The text of an HTML fragment, as announced: a space for each line or block break, other
+    tags dropped, whitespace collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", re.sub(_BREAK_TAGS, " ", markup, flags=re.I))).split())
+
+
+def figure_titles(layout) -> list[str]:
+    """The titles of the plots in ``layout``, top to bottom (the figure's accessible name)."""
+    return [p.title.text for p in layout.select({"type": Plot}) if p.title is not None and p.title.text]
+
+
+@dataclass(frozen=True)
+class Accessible:
+    """What :func:`accessible` adds to an explorable's layout.
+
+    ``layout`` is the figure with its CSV button; ``region_id`` the id of the live region
+    (``region_html``) that holds the summary sentence and describes the figure; ``name`` the
+    figure's accessible name (its plots' titles).
+    """
+
+    layout: object
+    region_id: str
+    region_html: str
+    name: str
+
+
+# Line dashes and markers given, in this order, to series that colour alone told apart.
+_DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot")
+_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "plus")
+
+
+def _dash_key(glyph) -> tuple:
+    """A line's dash as numbers (bokeh stores "dashed" as [6], and may keep either form)."""
+    dash = glyph.line_dash
+    return tuple(DashPattern._dash_patterns.get(dash, dash) if isinstance(dash, str) else dash)
+
+
+def _style_key(kind, style: str):
+    return tuple(DashPattern._dash_patterns[style]) if kind is Line else style
+
+
+def _legend_glyphs(plot) -> list:
+    """The glyphs of ``plot``'s legend entries, in legend order (each once)."""
+    out = []
+    for legend in plot.select({"type": Legend}):
+        for item in legend.items:
+            for r in item.renderers:
+                if isinstance(r, GlyphRenderer) and r.glyph not in out:
+                    out.append(r.glyph)
+    return out
+
+
+def not_by_colour_alone(layout) -> None:
+    """Give every line series of a plot's legend its own dash, and every marker series its own
+    marker, where two of them differed only by colour (WCAG 1.4.1: colour is never the only
+    visual means of telling series apart). Series already set apart keep their look."""
+    for plot in layout.select({"type": Plot}):
+        glyphs = _legend_glyphs(plot)
+        for kind, attr, styles in ((Line, "line_dash", _DASHES), (Scatter, "marker", _MARKERS)):
+            series = [g for g in glyphs if isinstance(g, kind)]
+            key = _dash_key if kind is Line else (lambda g: str(g.marker))
+            used = {key(g) for g in series}
+            seen = set()
+            for g in series:
+                k = key(g)
+                if k not in seen:
+                    seen.add(k)
+                    continue
+                free = [st for st in styles if _style_key(kind, st) not in used]
+                if not free:
+                    break
+                setattr(g, attr, free[0])
+                used.add(_style_key(kind, free[0]))
+
+
+def accessible(layout, targets: Targets) -> Accessible:
+    """Make an explorable's figure followable without sight or colour (both modes use it).
+
+    Series that differed only by colour get dashes or markers (:func:`not_by_colour_alone`).
+    The ``"summary"`` Div of ``targets`` (an explorable has one; a figure without controls may
+    not) is mirrored (CustomJS, so it runs in the static book and in a live kernel alike) into a
+    visually hidden live region that describes the figure, announced on every change. A
+    "Download the plotted data (CSV)" button below the figure writes what each data source of
+    ``targets`` (without targets: of the layout) holds at that moment.
+    """
+    not_by_colour_alone(layout)
+    summary = targets.get("summary")
+    sources = {k: v for k, v in targets.items() if isinstance(v, ColumnDataSource)}
+    if not targets:
+        sources = {f"data {i + 1}": v for i, v in enumerate(layout.select({"type": ColumnDataSource}))}
+    titles = figure_titles(layout)
+    name = "; ".join(titles) if titles else "Figure"
+    text = plain_text(summary.text) if summary is not None else ""
+    region_id = f"flashlab-description-{(summary or layout).id}"
+    if summary is not None:
+        announce = CustomJS(args=dict(summary=summary, region=region_id), code=_BREAKS_JS + _ANNOUNCE_JS)
+        summary.js_on_change("text", announce)
+    slug = re.sub(r"[^a-z0-9]+", "-", (titles[0] if titles else "figure").lower()).strip("-")
+    button = Button(label="Download the plotted data (CSV)", name="data-csv", button_type="default")
+    button.js_on_click(CustomJS(args=dict(summary=summary or Div(text=name), sources=sources,
+                                          names=list(sources), filename=f"{slug}.csv"), code=_BREAKS_JS + _CSV_JS))
+    region_html = (f'<p id="{region_id}" role="status" aria-live="polite" style="{_VISUALLY_HIDDEN}">'
+                   f'{html.escape(text or name)}</p>')
+    return Accessible(column(layout, button, sizing_mode="stretch_width"), region_id, region_html, name)
+
+
 def load_bokehjs() -> None:
     """Load BokehJS into a live notebook page from the installed bokeh package (no CDN).
 
@@ -132,6 +327,14 @@ class StaticExplorable:
     layout: object
     grid_size: int
     sliders: list = field(default_factory=list)
+    access: Accessible | None = None
+    shown: object = field(init=False)  # what the page shows: the layout, with its CSV button
+
+    def __post_init__(self):
+        self.shown = self.layout  # an explorable's layout holds its controls and CSV button
+        if self.access is None:  # a figure without controls: its data sources, its titles
+            self.access = accessible(self.layout, {})
+            self.shown = self.access.layout
 
     def _ipython_display_(self):
         from IPython.display import HTML, display
@@ -139,13 +342,16 @@ class StaticExplorable:
         if os.environ.get(BOOK_BUILD_ENV) == "1":
             from bokeh.embed import components
 
-            script, div = components(self.layout)
-            display(HTML(f'<div class="flashlab-explorable">{div}{script}</div>'))
+            script, div = components(self.shown)
+            a = self.access
+            # A group named by its plots' titles, described by the live region's summary sentence.
+            display(HTML(f'<div class="flashlab-explorable" role="group" aria-label="{html.escape(a.name)}" '
+                         f'aria-describedby="{a.region_id}">{a.region_html}{div}{script}</div>'))
         else:
             from bokeh.io import show
 
             load_bokehjs()
-            show(self.layout)
+            show(self.shown)
 
 
 class Explorable:
@@ -164,6 +370,14 @@ class Explorable:
         self.figure = figure
         self.controls = tuple(controls)
 
+    @staticmethod
+    def _accessible(layout, targets: Targets) -> Accessible:
+        """An explorable's figure is described by its summary: a figure builder must return one."""
+        if not isinstance(targets.get("summary"), Div):
+            raise ValueError(f"an explorable's figure builder must return a 'summary' Div target (the sentence "
+                             f"that describes the figure); got targets {sorted(targets)}")
+        return accessible(layout, targets)
+
     def defaults(self) -> dict:
         return {c.name: c.default for c in self.controls}
 
@@ -176,6 +390,7 @@ class Explorable:
             point = self.compute(**dict(zip(names, combo)))
             if combo == defaults:  # the figure opens on the defaults: one of the grid's points
                 layout, targets = self.figure(point)
+                access = self._accessible(layout, targets)
             grid.append({k: (v if isinstance(v, str) else _column_data(v)) for k, v in point.items()})
         sliders = []
         for c in self.controls:
@@ -202,7 +417,8 @@ class Explorable:
         )
         for s in sliders:
             s.js_on_change("value", callback)
-        return StaticExplorable(column(*sliders, layout, sizing_mode="stretch_width"), len(grid), sliders)
+        return StaticExplorable(column(*sliders, access.layout, sizing_mode="stretch_width"), len(grid), sliders,
+                                access)
 
     def live(self):
         """An ipywidgets dashboard calling the engine on every change (needs a kernel)."""
@@ -211,6 +427,7 @@ class Explorable:
 
         load_bokehjs()
         layout, targets = self.figure(self.compute(**self.defaults()))
+        access = self._accessible(layout, targets)
         inputs = {}
         for c in self.controls:
             options = [(c.describe(v), v) for v in c.live_values]
@@ -225,4 +442,10 @@ class Explorable:
 
         for w in inputs.values():
             w.observe(update, names="value")
-        return widgets.VBox([*inputs.values(), BokehModel(layout)])
+        # The live region sits outside the figure, written once: the summary Div's CustomJS
+        # updates its text as the kernel pushes each new summary.
+        region = widgets.HTML(value=access.region_html)
+        doc = Document()
+        doc.add_root(access.layout)
+        doc.js_on_event(DocumentReady, CustomJS(args=dict(region=access.region_id), code=_LABEL_WIDGETS_JS))
+        return widgets.VBox([*inputs.values(), region, BokehModel(access.layout)])

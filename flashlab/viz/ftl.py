@@ -184,7 +184,7 @@ class _SteppedExplorable(Explorable):
         back.js_on_click(CustomJS(args=dict(slider=slider, delta=-1), code=_STEP_JS))
         fwd.js_on_click(CustomJS(args=dict(slider=slider, delta=1), code=_STEP_JS))
         layout = column(row(back, play, fwd), st.layout, sizing_mode="stretch_width")
-        return StaticExplorable(layout, st.grid_size, st.sliders)
+        return StaticExplorable(layout, st.grid_size, st.sliders, st.access)
 
     def live(self):
         import ipywidgets as widgets

@@ -25,7 +25,7 @@ from ..presets import MLC_2YNM, PRESETS, TLC_1XNM, Technology
 from .explorable import Control, Explorable, StaticExplorable
 from .style import (
     ERASED, HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, style_legend,
-    summary_column, summary_html,
+    summary_column, summary_html, text_colour,
 )
 
 #: Colour of each page type (LSB, CSB, MSB, TSB; MLC's MSB takes the third).
@@ -128,7 +128,7 @@ def bits_per_cell(n_pages: int = 3000, seed: int = 1) -> Explorable:
             dominant = np.where(c > 0, p, dominant)
         mean_us = pt.mean_us
         rows = "".join(
-            f'<tr><td style="color:{_page_color(levels, p)}"><b>{name}</b></td>'
+            f'<tr><td style="color:{text_colour(_page_color(levels, p))}"><b>{name}</b></td>'
             + "".join(f"<td>{levels.gray[s, p]}</td>" for s in range(levels.n_states))
             + f"<td>{len(levels.page_refs[p])}</td><td>{lat[p]:.0f}</td><td>{tech.timing.t_prog_us[p]:.0f}</td></tr>"
             for p, name in reversed(list(enumerate(levels.page_names)))
@@ -240,7 +240,7 @@ def read_points(tech: Technology = TLC_1XNM, pe_cycles: float = 0.0, retention_d
         owner = ", ".join(f"{n}: {' '.join(f'V{k + 1}' for k in idx)}" for n, idx in zip(levels.page_names, levels.page_refs))
         moved = "every read point" if ref == "all" else f"read point {ref}"
         rows = ", ".join(
-            f'<span style="color:{_page_color(levels, p)}"><b>{n}</b></span> {r:.1e}'
+            f'<span style="color:{text_colour(_page_color(levels, p))}"><b>{n}</b></span> {r:.1e}'
             + (f" (&times;{r / b:,.0f})" if b > 0 and r / b >= 1.5 else "")
             for p, (n, r, b) in enumerate(zip(levels.page_names, res.rber, base_rber))
         )
@@ -342,12 +342,12 @@ def wear(tech: Technology = TLC_1XNM, pe_values=(0, 250, 500, 1000, 1500, 2000, 
             cols[f"f{p}"] = np.maximum(fact[:, p], 1e-12)
         worst = float(np.nanmax(r_now)) if ok else 0.5
         u = float(uber(min(worst, 0.5), code)[0])
-        verdict = ("<b style='color:#2ca02c'>within</b>" if worst <= limit
-                   else "<b style='color:#d62728'>beyond</b>")
+        verdict = (f"<b style='color:{text_colour(PALETTE[2])}'>within</b>" if worst <= limit
+                   else f"<b style='color:{text_colour(PALETTE[3])}'>beyond</b>")
         rec = float(np.max(1.0 - r_now / np.where(f_now > 0, f_now, 1.0))) if ok else 0.0
         retry_txt = (f"read-retry removes up to {100 * rec:.0f}% of a page's errors" if rec >= 0.01
                      else "the factory read points are still as good as any")
-        rows = ", ".join(f'<span style="color:{_page_color(levels, p)}"><b>{n}</b></span> {f:.1e} &rarr; {r:.1e}'
+        rows = ", ".join(f'<span style="color:{text_colour(_page_color(levels, p))}"><b>{n}</b></span> {f:.1e} &rarr; {r:.1e}'
                          for p, (n, f, r) in enumerate(zip(levels.page_names, f_now, r_now)))
         life_txt = (f"<b>{life:,.0f} P/E cycles</b>" if life > 0
                     else "<b>0 cycles</b>: even fresh cells exceed the limit")

@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 from bokeh.models import CDSView, ColumnDataSource, FactorRange, HoverTool, IndexFilter, LinearAxis, Range1d
 
-from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
+from ..ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, supported_percentile, write_saturation
 from ..ssd.sim import log_edges
 from ..workload import OP_READ, OP_WRITE, Workload
 from .explorable import Control, Explorable
@@ -69,7 +69,8 @@ def pts_point(op: float, qd: int, fills: float = 4.0, max_fills: float = 8.0, se
 def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int = 0) -> Explorable:
     """Over-provisioning and queue depth -> IOPS per round against drive writes (PTS write
     saturation, 10 rounds per drive write, at least ``fills`` and on until steady) with FOB, cliff
-    and steady-state window marked; p99 and p99.9 per round; free superblocks per round."""
+    and steady-state window marked; p99 per round (a round is too few writes for a p99.9); free
+    superblocks per round."""
 
     def compute(op, qd):
         r = pts_point(op, qd, fills, max_fills, seed)
@@ -94,16 +95,22 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
                       f"{x[-1]:.1f} drive writes: <b>{r.steady_iops:,.0f} IOPS</b>" if ss.reached else
                       f"<b>no steady state</b> within {max_fills:g} drive writes (last 5 rounds: "
                       f"{r.steady_iops:,.0f} IOPS)")
+        # a round is a tenth of a drive write: its p99 rests on the 1% of its writes beyond it,
+        # and a p99.9 would rest on one or two, so the figure draws no p99.9
+        n_round = int(round(step * r.result.user_pages))
+        lat_txt = (f" Each round is {n_round:,} writes: its p99 rests on the "
+                   f"{int(n_round * 0.01):,} slowest{'' if supported_percentile(n_round, 99.0) else ' (too few)'}"
+                   f", and a p99.9 would rest on {n_round * 0.001:.1f}, so none is drawn.")
         return {
             "rounds": {"fills": x, "iops": r.round_iops, "p99": r.round_p99_us / 1e3,
-                       "p999": r.round_p999_us / 1e3, "wa": r.round_wa, "free": r.round_free_blocks,
+                       "wa": r.round_wa, "free": r.round_free_blocks,
                        "fg": 100 * np.nan_to_num(r.round_fg_share)},
             "fob": {"x": [0.0, float(x[-1])], "y": [r.fob_iops, r.fob_iops]},
             "steady": steady,
             "cliff": cliff,
             "summary": summary_html(
                 f"op = {op:.2f}, queue depth {qd}: fresh out of box <b>{r.fob_iops:,.0f} IOPS</b>; "
-                f"{steady_txt}, write amplification {r.steady_wa:.2f}. {cliff_txt}"),
+                f"{steady_txt}, write amplification {r.steady_wa:.2f}. {cliff_txt}{lat_txt}"),
         }
 
     def figure(data):
@@ -113,7 +120,7 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
         cliff = ColumnDataSource(data["cliff"])
         xr = Range1d(0, fills * 1.15)  # the chapter's grid reaches steady state by 4.4 drive writes
         tips = [("drive writes", "@fills{0.0}"), ("IOPS", "@iops{0,0}"), ("p99 (ms)", "@p99{0.0}"),
-                ("p99.9 (ms)", "@p999{0.0}"), ("WA", "@wa{0.00}"), ("free superblocks", "@free"),
+                ("WA", "@wa{0.00}"), ("free superblocks", "@free"),
                 ("foreground GC (% of time)", "@fg{0}")]
         p1 = new_figure("Write saturation: random 4 KiB writes after a purge",
                         "host writes (drive writes: multiples of the user capacity)", "IOPS", height=340,
@@ -127,11 +134,10 @@ def preconditioning_curve(fills: float = 4.0, max_fills: float = 8.0, seed: int 
         p1.scatter("x", "y", source=cliff, marker="inverted_triangle", size=16, color=REFERENCE,
                    line_color="black", legend_label="the cliff")
         legend_below(p1)
-        p2 = new_figure("Latency of each round", "host writes (drive writes)", "latency (ms, log scale)",
-                        height=280, x_range=xr, y_axis_type="log", y_range=Range1d(0.5, 200), tooltips=tips)
-        p2.line("fills", "p99", source=rounds, color=HIGHLIGHT, line_width=2, legend_label="p99")
-        p2.line("fills", "p999", source=rounds, color=REFERENCE, line_width=2, line_dash="dashed",
-                legend_label="p99.9")
+        p2 = new_figure("99th percentile latency of each round", "host writes (drive writes)",
+                        "latency (ms, log scale)", height=280, x_range=xr, y_axis_type="log",
+                        y_range=Range1d(0.5, 200), tooltips=tips)
+        p2.line("fills", "p99", source=rounds, color=HIGHLIGHT, line_width=2, legend_label="p99 of the round's writes")
         legend_below(p2)
         p3 = new_figure("Free space and foreground GC", "host writes (drive writes)", "free superblocks",
                         height=240, x_range=xr, y_range=Range1d(0, PTS_FREE_MAX), tooltips=tips)
@@ -272,7 +278,8 @@ def tail_latency(op: float = 0.2, fills: float = 3.0, seed: int = 0) -> Explorab
                      "fg": 100 * np.nan_to_num(iv["fg_share"])},
             "offscale": offscale_note(t, iv["p50"] / 1e3, iv["p99"] / 1e3),
             "summary": summary_html(
-                f"{rate:,} writes/s arriving at random (Poisson), GC <b>{gc}</b>, op = {op:g}. First drive write: "
+                f"{rate:,} writes/s arriving at random (Poisson), GC <b>{gc}</b>, op = {op:g}. Each drive write is "
+                f"{int(first.sum()):,} writes. First drive write: "
                 f"p50 {pb[0] / 1e3:.2f} ms, <b>p99 {pb[1] / 1e3:.2f} ms</b>. Last drive write: p50 "
                 f"{pa[0] / 1e3:.2f} ms, <b>p99 {pa[1] / 1e3:,.1f} ms</b>, p99.9 {pa[2] / 1e3:,.1f} ms "
                 f"({last_iops:,.0f} IOPS completed over the run): {verdict}."),
@@ -364,7 +371,8 @@ def read_tails(reads: int = READ_RATE, op: float = 0.2, fills: float = 2.0, seed
             "idle": {"x": [idle / 1e3, idle / 1e3], "y": [0.0, 100.0]},
             "summary": summary_html(
                 f"{reads:,} random reads/s mixed with <b>{rate:,} random writes/s</b> on a full drive, GC running "
-                f"(op = {op:g}; reads of the last of {fills:g} drive writes). Suspend off: read p50 / p99 / p99.9 "
+                f"(op = {op:g}; the {lat[False].size:,} (off) and {lat[True].size:,} (on) reads of the last of "
+                f"{fills:g} drive writes). Suspend off: read p50 / p99 / p99.9 "
                 f"<b>{p[False][0]:.2f} / {p[False][1]:.2f} / {p[False][2]:.2f} ms</b>, {slow[False]:.0%} of reads over "
                 f"1 ms. Suspend on: <b>{p[True][0]:.2f} / {p[True][1]:.2f} / {p[True][2]:.2f} ms</b>, "
                 f"{slow[True]:.0%} over 1 ms. A read on an idle plane takes {idle:.0f} &micro;s."),
@@ -397,7 +405,7 @@ ROWS = ("host read", "plane 0")
 @lru_cache(maxsize=512)
 def read_behind_point(operation: str, suspend: bool, arrival_us: float, timing: str = "mlc"):
     """``nand_timeline`` of one operation on plane 0 at t = 0 and a lower-page read of the same
-    plane arriving at ``arrival_us``; returns (timeline, unloaded read latency)."""
+    plane arriving at ``arrival_us``; returns (timeline, unloaded read latency, config)."""
     kind, ptype = OPERATIONS[operation]
     config = SsdConfig(gc="off", suspend=suspend, timing=timing)
     tl = nand_timeline([(0.0, kind, 0, ptype), (float(arrival_us), "read", 0, 0)], config)
@@ -457,8 +465,9 @@ def read_behind(timing: str = "mlc") -> Explorable:
                 f"Plane 0 starts a <b>{operation}</b> ({op_us:,.0f} &micro;s) at t = 0; a host read of a lower "
                 f"page on the same plane arrives at t = {arrival:,} &micro;s. Suspend <b>{suspend}</b>: the read "
                 f"takes <b>{lat:,.0f} &micro;s</b>, {lat / alone:.1f}x its {alone:.0f} &micro;s on an idle plane"
-                + (f"; the {kind} finishes {late:.0f} &micro;s later than without suspend."
-                   if tl["suspensions"] else ".")),
+                + (f" (its wait includes the suspend latency, {config.suspend_latency_us:g} &micro;s, while the "
+                   f"{kind} runs on to a point where it can stop); the {kind} finishes {late:.0f} &micro;s later "
+                   f"than without suspend." if tl["suspensions"] else ".")),
         }
 
     def figure(data):

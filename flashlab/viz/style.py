@@ -4,14 +4,70 @@ from __future__ import annotations
 
 from bokeh.layouts import column
 from bokeh.models import Div, FixedTicker, HoverTool, NumeralTickFormatter
-from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
-#: Colours used across chapters (colour-blind-safe Category10 order).
-PALETTE = Category10_10
-ERASED, PROGRAMMED, REFERENCE, HIGHLIGHT = Category10_10[7], Category10_10[0], Category10_10[3], Category10_10[1]
+#: Colours used across chapters, in Category10's order of hues (blue, orange, green, red,
+#: purple, brown, pink, grey, black, sky blue) but chosen to stay apart for readers with
+#: deuteranopia or protanopia: most are Okabe and Ito's (2008) colour-blind-safe set. Category10
+#: put green against red (and blue against purple) within 5 units of CAM02-UCS colour difference
+#: under simulated deuteranopia (Machado et al. 2009); any two of these stay at least
+#: :data:`MIN_CVD_DISTANCE` apart with normal vision and under both (``tests/test_viz_palette.py``).
+PALETTE = ("#1F77B4", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#6F4E37", "#FFAABB", "#666666",
+           "#000000", "#56B4E9")
+ERASED, PROGRAMMED, REFERENCE, HIGHLIGHT = PALETTE[7], PALETTE[0], PALETTE[3], PALETTE[1]
+#: The smallest CAM02-UCS distance between two palette colours, for every vision simulated.
+MIN_CVD_DISTANCE = 10.0
 
 FONT_SIZE = "13px"
+
+#: Page backgrounds words coloured by series must stand out from (the theme's light page, and
+#: the dark page's ``--pst-color-background``, as ``book/_static/flashlab-theme.js`` reads it).
+LIGHT_PAGE, DARK_PAGE = "#FFFFFF", "#14181E"
+#: WCAG 2.1 AA contrast for body text (success criterion 1.4.3).
+TEXT_CONTRAST = 4.5
+
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of a ``#RRGGBB`` colour."""
+    rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two ``#RRGGBB`` colours (1 to 21)."""
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def readable(colour: str, background: str) -> str:
+    """``colour`` moved toward black (on a light background) or white (on a dark one), keeping its
+    hue, just far enough to reach :data:`TEXT_CONTRAST` against ``background``."""
+    target = (0, 0, 0) if _luminance(background) > 0.18 else (255, 255, 255)
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    for step in range(101):
+        mixed = "#" + "".join(f"{round(c + (t - c) * step / 100):02X}" for c, t in zip(rgb, target))
+        if contrast(mixed, background) >= TEXT_CONTRAST:
+            return mixed
+    return "#000000" if target == (0, 0, 0) else "#FFFFFF"
+
+
+def text_colour(colour: str) -> str:
+    """CSS colour for words that name a series drawn in ``colour`` (an explorable's summary): the
+    series colour made readable on the page, light or dark (:func:`series_text_css` defines the
+    variable in the book; elsewhere, e.g. in JupyterLab, the light page's value applies)."""
+    return f"var(--flashlab-text-{colour[1:].upper()}, {readable(colour.upper(), LIGHT_PAGE)})"
+
+
+def series_text_css() -> str:
+    """The style sheet behind :func:`text_colour`: each palette colour made readable on the light
+    page and on the dark page, as CSS variables (custom properties reach inside bokeh's shadow
+    roots, where the book's own style sheet cannot)."""
+    def block(selector, page):
+        return selector + " {" + " ".join(f"--flashlab-text-{c[1:]}: {readable(c, page)};" for c in PALETTE) + "}"
+
+    return block('html:not([data-theme="dark"])', LIGHT_PAGE) + "\n" + block('html[data-theme="dark"]', DARK_PAGE)
+
 
 
 def new_figure(title: str, x_label: str, y_label: str, *, height: int = 300,

@@ -12,7 +12,7 @@ from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_real, check_seed
+from flashlab._validate import check_choice, check_int, check_real, check_seed, plain_fields
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 
 PATTERNS = ("uniform", "hotcold", "zipf", "sequential")
@@ -47,6 +47,7 @@ class Workload:
     trim_fraction: float = 0.0
 
     def __post_init__(self):
+        plain_fields(self)
         check_choice("pattern", self.pattern, PATTERNS)
         check_real("hot_fraction", self.hot_fraction, 0.0, 1.0, lo_open=True, hi_open=True)
         check_real("hot_share", self.hot_share, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -57,11 +58,11 @@ class Workload:
     def chunks(self, user_pages: int, seed: int = 0, chunk_size: int = DEFAULT_CHUNK
                ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Endless stream of ``(ops, lbas)`` chunks of ``chunk_size`` single-page requests."""
-        check_int("user_pages", user_pages, 1, 2**31 - 1)
+        user_pages = check_int("user_pages", user_pages, 1, 2**31 - 1)
         check_seed("seed", seed)
-        check_int("chunk_size", chunk_size, 1, 2**28)
+        chunk_size = check_int("chunk_size", chunk_size, 1, 2**28)
         if self.pattern == "hotcold":
-            check_int("user_pages", user_pages, 2, 2**31 - 1)
+            user_pages = check_int("user_pages", user_pages, 2, 2**31 - 1)
         rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
         hot = max(1, min(user_pages - 1, math.ceil(self.hot_fraction * user_pages)))
         zipf = _ZipfSampler(user_pages, self.zipf_exponent) if self.pattern == "zipf" else None

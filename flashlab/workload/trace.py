@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flashlab._validate import check_int, check_seed, check_text, quote
+from flashlab._validate import check_int, check_seed, check_text, plain_fields, quote
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 from flashlab.workload.generators import DEFAULT_CHUNK
 
@@ -36,6 +36,7 @@ class Trace:
     source: str = "<trace>"
 
     def __post_init__(self):
+        plain_fields(self)
         check_text("source", self.source, 0, 4096)
         n = None
         for name, lo, hi in (("ops", OP_WRITE, OP_TRIM), ("lbas", 0, 2**31 - 1), ("lengths", 1, 2**31 - 1),
@@ -61,7 +62,7 @@ class Trace:
         chunks of single-page requests, each chunk expanding at most ``chunk_size`` requests.
         ``seed`` is accepted for symmetry with :class:`Workload` (a trace is deterministic)."""
         check_seed("seed", seed)
-        check_int("chunk_size", chunk_size, 1, 2**28)
+        chunk_size = check_int("chunk_size", chunk_size, 1, 2**28)
         self._check_fits(user_pages)
         if self.page_writes == 0:
             raise ValueError("trace must contain at least one write to be replayed")
@@ -75,7 +76,7 @@ class Trace:
 
     def _check_fits(self, user_pages: int) -> None:
         """Raise naming the source and line of the first request beyond ``user_pages``."""
-        check_int("user_pages", user_pages, 1, 2**31 - 1)
+        user_pages = check_int("user_pages", user_pages, 1, 2**31 - 1)
         over = np.flatnonzero(self.lbas + self.lengths > user_pages)
         if over.size:
             i = over[0]
@@ -92,7 +93,7 @@ def read_trace(path, user_pages: int | None = None) -> Trace:
     if not isinstance(path, (str, Path)):
         raise ValueError(f"path must be a str or a Path; got {quote(path)} ({type(path).__name__})")
     if user_pages is not None:
-        check_int("user_pages", user_pages, 1, 2**31 - 1)
+        user_pages = check_int("user_pages", user_pages, 1, 2**31 - 1)
     path = Path(path)
     ops, lbas, lengths, lines = [], [], [], []
     try:
