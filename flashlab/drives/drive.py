@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from flashlab._validate import check_choice, check_instance, check_int, check_real, check_text, quote
+from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_text, quote
 from flashlab.device.geometry import Geometry
 from flashlab.drives.nand import NandPart
 from flashlab.ssd import Controller, HostInterface, SsdConfig
@@ -117,6 +117,7 @@ class Drive:
     host : HostInterface (its link and command overhead)
     cores : int, firmware cores of the controller (``Controller.cores``)
     ecc_decode_us : float, decode latency added to each NAND read
+    plp : bool, power-loss protection (capacitors make the write buffer durable), as published
     calibrated_from : the one metric of ``datasheet`` the controller's command time is set from
     datasheet : tuple of Figure, the figures the model is checked against
     allowances : tuple of Allowance, predictions allowed a wider miss, and why
@@ -135,6 +136,7 @@ class Drive:
     host: HostInterface
     cores: int
     ecc_decode_us: float
+    plp: bool
     calibrated_from: str
     datasheet: tuple
     allowances: tuple = ()
@@ -153,6 +155,7 @@ class Drive:
         check_instance("host", self.host, HostInterface)
         check_int("cores", self.cores, 1, 64)
         check_real("ecc_decode_us", self.ecc_decode_us, 0.0, 1e4)
+        check_bool("plp", self.plp)
         for name in ("datasheet", "allowances"):
             if not isinstance(getattr(self, name), tuple):
                 raise ValueError(f"{name} must be a tuple; got {quote(getattr(self, name))}")
@@ -220,6 +223,16 @@ class Drive:
         return min(part.pages_per_block, fit - fit % part.bits_per_cell)
 
     @property
+    def write_buffer_bytes(self) -> int:
+        """The DRAM write buffer as modelled: two program units (a NAND page, or a word line of
+        a one-shot part) per plane, the least that keeps every plane programming while the next
+        unit fills. Drives buffer more; how much of their DRAM holds user writes is unpublished
+        (most holds the mapping table), so the presets assume this least."""
+        part = self.nand
+        unit = part.page_bytes * (part.bits_per_cell if part.one_shot else 1)
+        return 2 * self.units * unit
+
+    @property
     def blocks_per_plane(self) -> int:
         """Blocks of each plane of the full-size drive, of :attr:`block_pages` pages."""
         part = self.nand
@@ -238,7 +251,8 @@ class Drive:
         geometry = Geometry(channels=self.channels, dies_per_channel=self.dies_per_channel, planes_per_die=part.planes,
                             blocks_per_plane=blocks, pages_per_block=pages * slots, page_size=4096, op=self.op)
         return SsdConfig(geometry=geometry, timing=part.timing, nand_page_size=part.page_bytes, host=self.host,
-                         controller=self.controller, one_shot=part.one_shot, **kwargs)
+                         controller=self.controller, one_shot=part.one_shot, cache_bytes=self.write_buffer_bytes,
+                         power_loss_protection=self.plp, **kwargs)
 
     def scale_for(self, blocks_per_plane: int) -> float:
         """The ``capacity_scale`` that keeps ``blocks_per_plane`` blocks on each plane."""

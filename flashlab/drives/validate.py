@@ -34,6 +34,8 @@ DEEP_QD = 256
 SEQ_BYTES, SEQ_QD = 128 * 1024, 32
 #: Drive fills of random writes before the steady-state measurement (untimed).
 STEADY_FILLS = 2.0
+#: A write run holds at least this many times the drive's write buffer (in 4 KiB requests).
+BUFFER_MULTIPLE = 20
 #: The default size of a validation run: blocks kept per plane (superblocks), enough for the FTL's
 #: reserve of free and open superblocks to be a small share of the spare area.
 BLOCKS_PER_PLANE = 512
@@ -114,6 +116,8 @@ def measure(drive: Drive, metric: str, *, capacity_scale: float | None = None, r
     if metric in ("random_read_iops", "read_latency_us", "random_write_iops", "steady_write_iops"):
         n = requests if metric != "read_latency_us" else max(100, requests // 10)
         write = metric in ("random_write_iops", "steady_write_iops")
+        if write:  # many times the write buffer, so that the rate is the NAND's, not the buffer's
+            n = max(n, BUFFER_MULTIPLE * drive.write_buffer_bytes // 4096)
         if metric == "random_write_iops":
             n = min(n, user // 4)  # a quarter of the drive: no GC before the run ends
         op = np.full(n, OP_WRITE if write else OP_READ, np.int8)

@@ -19,14 +19,15 @@ from bokeh.models import ColumnDataSource
 
 from ..drives import DRIVES
 from ..drives.validate import DEEP_QD, SEQ_BYTES, SEQ_QD
-from ..ssd import run_members
+from ..ssd import run_members, supported_percentile
 from ..workload import OP_READ, OP_WRITE
 from .explorable import Control, Explorable
 from .ssd import AFTER, BEFORE, log_histogram_columns, overlaid_log_histograms
 from .style import legend_below, summary_column, summary_html
 
-#: Blocks kept per plane, and requests per point.
-BLOCKS = 16
+#: Blocks kept per plane (enough that the FTL's free and open superblocks fit in every drive's
+#: spare area), and requests per point.
+BLOCKS = 128
 REQUESTS = 4000
 #: Workloads: (read share, request bytes, the datasheet metric quoting it).
 WORKLOADS = {
@@ -39,8 +40,6 @@ WORKLOADS = {
 NAMES = {d.name: key for key, d in DRIVES.items()}
 #: Histogram range (us).
 LO_US, HI_US = 10.0, 1e5
-#: A percentile is printed only when at least this many requests lie beyond it.
-TAIL_SAMPLES = 10
 
 
 @lru_cache(maxsize=64)
@@ -65,10 +64,11 @@ def drive_point(key: str, workload: str, requests: int = REQUESTS, seed: int = 0
 
 
 def percentile_text(lat_us: np.ndarray) -> str:
-    """p50, p99, p99.9 and p99.99 (ms) of ``lat_us``, each only if at least :data:`TAIL_SAMPLES`
-    requests lie beyond it, with the count they rest on."""
+    """p50, p99, p99.9 and p99.99 (ms) of ``lat_us``, each only if its sample supports it
+    (:func:`~flashlab.ssd.supported_percentile`: ten requests beyond it), with the count they rest
+    on."""
     n = lat_us.size
-    shown = [p for p in (50.0, 99.0, 99.9, 99.99) if n * (1 - p / 100) >= TAIL_SAMPLES]
+    shown = [p for p in (50.0, 99.0, 99.9, 99.99) if supported_percentile(n, p)]
     vals = np.percentile(lat_us, shown) / 1e3
     return " / ".join(f"p{p:g} {v:.3f}" for p, v in zip(shown, vals)) + f" ms ({n:,} requests)"
 
