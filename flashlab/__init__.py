@@ -18,7 +18,7 @@ import importlib
 
 __version__ = "0.1.0"
 
-_LAYERS = ("array", "cell", "db", "device", "ftl", "presets", "quiz", "ssd", "sweep", "tech", "viz", "workload")
+_LAYERS = ("array", "cell", "db", "device", "drives", "ftl", "presets", "quiz", "ssd", "sweep", "tech", "viz", "workload")
 
 
 def __getattr__(name: str):

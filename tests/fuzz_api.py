@@ -37,7 +37,7 @@ from functools import cache
 import numpy as np
 
 LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "flashlab.db", "flashlab.workload",
-          "flashlab.presets", "flashlab.tech", "flashlab.sweep", "flashlab.array", "flashlab.quiz")
+          "flashlab.presets", "flashlab.tech", "flashlab.sweep", "flashlab.array", "flashlab.quiz", "flashlab.drives")
 
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
 # decision, not an omission. Their methods are fuzzed when they take arguments.
@@ -48,6 +48,7 @@ RECORDS = {
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult", "ssd.SlcPlateaus",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "quiz.Problem",
+    "drives.Row", "drives.Validation",
 }
 
 
@@ -536,6 +537,39 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         return S.run_members([sconf], [0, 1, S.OP_FLUSH, 0], [0, 1, 0, 2], [1, 1, 1, 1], [0, 0, 0, 0], qd=2)
 
     add("ssd.MembersResult.power_loss", method(members, "power_loss"), params({"at_us": 1000.0}), "ssd")
+
+    # ---- drives (records, and validation runs of the smallest preset at a tiny scale)
+    from flashlab import drives as DR
+
+    x25e = DR.X25E
+    add("drives.NandPart", DR.NandPart, dataclass_params(x25e.nand), "ssd")
+    add("drives.Figure", DR.Figure, dataclass_params(x25e.datasheet[0]), "ssd")
+    add("drives.Allowance", DR.Allowance,
+        params({"metric": "seq_write_mb_s", "low": 0.5, "high": 2.0, "why": "a reason of twenty characters"},
+               why="text"), "ssd")
+    add("drives.Drive", DR.Drive,
+        dataclass_params(x25e, key="text", name="text", calibrated_from="choice", datasheet=Param("tuple", x25e.datasheet),
+                         allowances=Param("tuple", ()), endurance="text", internals="text"), "ssd")
+    add("drives.Drive.figure", method(lambda: x25e, "figure"), params({"metric": "seq_read_mb_s"}), "ssd")
+    add("drives.Drive.allowance", method(lambda: x25e, "allowance"), params({"metric": "seq_read_mb_s"}), "ssd")
+    add("drives.Drive.config", method(lambda: x25e, "config"),
+        params({"capacity_scale": 0.01}, capacity_scale=Param("real", 0.01, cap=0.02)), "ssd")
+    add("drives.Drive.scale_for", method(lambda: x25e, "scale_for"),
+        params({"blocks_per_plane": 32}, blocks_per_plane=Param("int", 32, cap=64)), "ssd")
+    tiny = x25e.scale_for(16)
+    add("drives.measure", DR.measure,
+        params({"drive": x25e, "metric": "random_read_iops", "capacity_scale": tiny, "requests": 200, "seed": 1},
+               capacity_scale=Param("opt_real", tiny, cap=0.01), requests=Param("int", 200, cap=400)), "ssd")
+    add("drives.validate", DR.validate,
+        params({"drive": x25e, "capacity_scale": tiny, "requests": 200, "seed": 1},
+               capacity_scale=Param("opt_real", tiny, cap=0.01), requests=Param("int", 200, cap=300)), "ssd")
+
+    @cache
+    def validation():
+        return DR.validate(x25e, capacity_scale=tiny, requests=200, seed=1)
+
+    add("drives.Validation.row", method(validation, "row"), params({"metric": "seq_read_mb_s"}), "ssd")
+    add("drives.Validation.table", method(validation, "table"), {}, "ssd")
 
     # ---- db (database host models)
     add("db.rwmix", DB.rwmix,

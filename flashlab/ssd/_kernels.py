@@ -123,7 +123,11 @@ Life of one host read (flash device): ``_dispatch`` looks each slot up in the L2
 (``HOST_READS`` counts every slot). An unmapped slot is answered without a flash read; a
 pending one (above) is a cache hit, answered from DRAM (``Stats.cache_read_hits``); the
 others are queued on their units (``K_HREAD``: sense, then the channel transfer out, counted
-in ``Stats.flash_reads``), and the request completes with its last one (``_finish``). A request
+in ``Stats.flash_reads``). A die senses a whole NAND page into its page register at once: a slot
+that follows the request's previous slot on the same NAND page is a ``K_REGREAD``, a transfer
+out of the register with no sense of its own (queued right behind the sense on the same unit,
+in the read queue, which every unit serves before anything else, so nothing senses another
+page in between). The request completes with its last slot (``_finish``). A request the request completes with its last one (``_finish``). A request
 all of whose slots are hits completes ``t_ack`` after dispatch, through the acknowledgement
 ring like a cached write (``_ack_later``: the ring holds at most the queue depth, since each
 entry, read or write, holds one of the device's in-flight places until ``_on_ack`` completes
@@ -208,8 +212,9 @@ OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE, OP_FLUSH, OP_FUA = _c
 # operation kinds on a unit (K_DISK: a hard disk access; K_PAD: a host-stream slot programmed
 # with nothing valid, to close a NAND page before all its slots hold data; K_FIXED: a
 # fixed-service member's request; K_SUSPEND: a program or erase running on to the point where it
-# can stop, after a host read asked it to)
-K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED, K_SUSPEND = _codes(*range(10))
+# can stop, after a host read asked it to; K_REGREAD: a host read of a slot already in the page
+# register, sensed there with the request's previous slot of the same NAND page)
+K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED, K_SUSPEND, K_REGREAD = _codes(*range(11))
 # queue classes
 Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
@@ -684,12 +689,13 @@ def _start_op(e, u, kind, ppn, ref):
     units.kind[u] = kind
     units.ppn[u] = ppn
     units.ref[u] = ref
-    if (kind == K_HREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK or kind == K_FIXED) and ref >= 0:
+    if (kind == K_HREAD or kind == K_REGREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK
+            or kind == K_FIXED) and ref >= 0:
         if req.start[ref] < 0:
             req.start[ref] = e.loop.now[0]
     if kind == K_HREAD or kind == K_GREAD:
         _array_op(units, e.heap, e.loop, u, e.devices.t_read[d, e.ptype[e.devices.page0[d] + ppn]])
-    elif kind == K_HWRITE or kind == K_GPROG or kind == K_PAD:
+    elif kind == K_HWRITE or kind == K_GPROG or kind == K_PAD or kind == K_REGREAD:
         _channel_request(e.channels, units, e.devices, e.heap, e.loop, u)
     elif kind == K_DISK:
         _array_op(units, e.heap, e.loop, u, _disk_time(e.disks, d, e.loop.now[0], ppn, req.pages[ref]))
@@ -1404,6 +1410,8 @@ def _dispatch(e, d):
             s[5][F.HOST_READS] += k
             hits = 0
             held = e.cache.on[d] != 0  # a drive without a cache never touches Engine.pending
+            slots = dev.slots[d]
+            sensed = np.int64(-2)  # the slot this request last sent to NAND
             for p in range(k):
                 ppn = np.int64(l2p[lba + p])
                 if ppn < 0:  # unmapped: answered without a flash read
@@ -1412,7 +1420,10 @@ def _dispatch(e, d):
                     req.left[i] -= 1
                     hits += 1
                 else:
-                    _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), K_HREAD, ppn, i)
+                    # the next slot of the NAND page just sensed: read out of the page register
+                    kind = K_REGREAD if ppn == sensed + 1 and ppn % slots != 0 else K_HREAD
+                    _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
+                    sensed = ppn
             if hits > 0:
                 e.stats.cache_read_hits[d] += hits
             if req.left[i] == 0:
@@ -1610,15 +1621,15 @@ def _finish(e, u):
             _program_done(e, d, units.ppn[u])
     elif kind == K_DISK and e.requests.cached[ref] != 0:
         _destaged(e.cache, e.requests, e.loop, d, ref)
-    elif kind == K_HREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
-        if kind == K_HREAD:
+    elif kind == K_HREAD or kind == K_REGREAD or kind == K_RERASE or kind == K_DISK or kind == K_FIXED:
+        if kind == K_HREAD or kind == K_REGREAD:
             st.flash_reads[d] += 1
         elif kind == K_RERASE:
             st.erases[d] += 1
         req = e.requests
         req.left[ref] -= 1
         if req.left[ref] == 0:
-            _read_done(e, d, ref, kind == K_HREAD)  # a read's data goes to the host
+            _read_done(e, d, ref, kind == K_HREAD or kind == K_REGREAD)  # a read's data goes to the host
     elif kind == K_SUSPEND:
         pass  # the suspended operation has stopped: the unit serves the reads that suspended it
     elif kind == K_GREAD:

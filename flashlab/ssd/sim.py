@@ -212,7 +212,8 @@ class SsdConfig:
         of ``nand_page_size``) sit on one plane, cross the channel one after another, and are
         programmed together in one ``timing.t_prog_one_shot_us``; a block must hold whole word
         lines, and a flush or write through pads the word line. False: each NAND page is its own
-        program, in its type's tPROG. Reads are per page, in the page type's tR, either way.
+        program, in its type's tPROG. Reads sense a NAND page in its type's tR, either way; the
+        slots of one request on one NAND page share one sense (each crosses the channel).
     """
 
     geometry: Geometry = field(default_factory=ssd_geometry)

@@ -1,0 +1,17 @@
+"""Named, calibrated models of real drives, each checked against its datasheet.
+
+A :class:`Drive` records what a real SSD is built from (its NAND part, channels and dies, host
+interface, controller, over-provisioning) and what its datasheet promises; :meth:`Drive.config`
+turns it into an :class:`~flashlab.ssd.SsdConfig` at any ``capacity_scale``, and
+:func:`validate` simulates every datasheet figure and sets it beside the datasheet. The presets
+(:mod:`flashlab.drives.presets`) cover 2008 to 2021; :data:`DRIVES` holds them by key.
+This layer sits above :mod:`flashlab.ssd`; the engine never imports it.
+"""
+
+from flashlab.drives.drive import METRICS, TOLERANCE, Allowance, Drive, Figure
+from flashlab.drives.nand import NandPart
+from flashlab.drives.presets import DISK, DRIVES, F20, P660, PM9A3, PRO850, PRO980, SSD320, X25E
+from flashlab.drives.validate import Row, Validation, measure, validate
+
+__all__ = ["Allowance", "DISK", "DRIVES", "Drive", "F20", "Figure", "METRICS", "NandPart", "P660", "PM9A3", "PRO850",
+           "PRO980", "Row", "SSD320", "TOLERANCE", "Validation", "X25E", "measure", "validate"]

@@ -1,0 +1,260 @@
+"""The record of a real drive: what it is built from, what its datasheet promises, and how the
+one unpublished parameter is set.
+
+**The calibration rule.** A drive's parameters come from published figures: its NAND part
+(:mod:`flashlab.drives.nand`), channel and die counts, host interface, capacity and
+over-provisioning. One figure no vendor publishes is the controller's firmware time per command,
+which caps a modern drive's random reads. It is set once, in :meth:`Drive.controller`, from the
+one datasheet figure named in ``calibrated_from`` (always the 4 KiB random read rate):
+``command_us = cores / IOPS``. Every other datasheet figure is then a *prediction*, set beside the
+model in :func:`flashlab.drives.validate`; where one misses by more than
+:data:`TOLERANCE`, the preset records an :class:`Allowance` that says why, and the book prints it.
+No experiment reproduced on a preset feeds back into it.
+
+**Scale.** A drive of terabytes cannot be simulated page by page in a chapter, and need not be:
+:meth:`Drive.config` keeps the channels, dies, planes, page and block size and
+over-provisioning, and keeps ``capacity_scale`` of each plane's blocks. The rates a fresh drive
+reaches do not depend on the block count, and the steady state only through the FTL's spare
+blocks; ``tests/test_drives.py`` shows at which count two scales agree.
+
+Sizes in bytes, times in microseconds, rates in MB/s (bytes per microsecond) or requests per
+second (IOPS).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_text, quote
+from flashlab.device.geometry import Geometry
+from flashlab.drives.nand import NandPart
+from flashlab.ssd import Controller, HostInterface, SsdConfig
+
+#: The datasheet figures a preset may quote, each a 4 KiB random or 128 KiB sequential workload:
+#: random read and write IOPS at a deep queue (fresh drive), random write IOPS in the steady state
+#: (after two drive writes of random writes), sequential read and write MB/s (write: into the SLC
+#: cache where the drive has one), sequential write MB/s once the SLC cache is full, and the mean
+#: latency of a 4 KiB random read at queue depth 1 (microseconds).
+METRICS = ("random_read_iops", "random_write_iops", "steady_write_iops", "seq_read_mb_s", "seq_write_mb_s",
+           "direct_write_mb_s", "read_latency_us")
+#: A prediction within this share of its datasheet figure needs no allowance.
+TOLERANCE = 0.15
+#: Most 4 KiB mapping units in a modelled superblock (one block of every plane, 64 MiB). The FTL
+#: keeps a few superblocks free or open (six with the engine's defaults), which must be a small
+#: share of the spare area for the steady state to be the full drive's; a drive of a few hundred
+#: superblocks of this size simulates in seconds. A drive whose planes x block exceed it is
+#: modelled with fewer word lines per block (:attr:`Drive.block_pages`).
+SUPERBLOCK_SLOTS = 2**14
+#: Fewest blocks per plane a scaled drive keeps (the FTL needs free blocks to collect into).
+MIN_BLOCKS_PER_PLANE = 16
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure:
+    """One datasheet (or measured) figure of a drive.
+
+    Parameters
+    ----------
+    metric : one of :data:`METRICS`
+    value : float > 0, in the metric's unit (IOPS, MB/s or microseconds)
+    source : str, bibliography key(s)
+    note : str, what the figure is (queue depth, capacity, how verified)
+    """
+
+    metric: str
+    value: float
+    source: str
+    note: str = ""
+
+    def __post_init__(self):
+        check_choice("metric", self.metric, METRICS)
+        check_real("value", self.value, 0.0, 1e9, lo_open=True)
+        check_text("source", self.source, 1, 200)
+        check_text("note", self.note, 0, 2000)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Allowance:
+    """A prediction allowed to miss its datasheet figure by more than :data:`TOLERANCE`.
+
+    Parameters
+    ----------
+    metric : one of :data:`METRICS`
+    low, high : float, the model / datasheet ratios allowed (``low < 1 - TOLERANCE`` or
+        ``high > 1 + TOLERANCE``; 0 < low < high)
+    why : str, the explanation the book prints
+    """
+
+    metric: str
+    low: float
+    high: float
+    why: str
+
+    def __post_init__(self):
+        check_choice("metric", self.metric, METRICS)
+        check_real("low", self.low, 0.0, 1.0, lo_open=True)
+        check_real("high", self.high, self.low, 100.0, lo_open=True)
+        check_text("why", self.why, 20, 2000)
+        if self.low >= 1 - TOLERANCE and self.high <= 1 + TOLERANCE:
+            raise ValueError(f"an allowance must widen the tolerance of {TOLERANCE:g}; got low={self.low!r}, "
+                             f"high={self.high!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Drive:
+    """A named model of a real drive.
+
+    Parameters
+    ----------
+    key : str, short name (``x25e``, ``pm9a3``, ...)
+    name, year : the product and the year it shipped
+    capacity_bytes : int, user capacity of the model modelled (decimal bytes, as sold)
+    nand : NandPart
+    channels, dies_per_channel : int, the NAND back end
+    op : float, over-provisioning ``(physical - user) / user`` left to the FTL (parity and
+        bad-block reserves excluded), derivation in ``internals``
+    host : HostInterface (its link and command overhead)
+    cores : int, firmware cores of the controller (``Controller.cores``)
+    ecc_decode_us : float, decode latency added to each NAND read
+    plp : bool, power-loss protection (capacitors make the write buffer durable), as published
+    calibrated_from : the one metric of ``datasheet`` the controller's command time is set from
+    datasheet : tuple of Figure, the figures the model is checked against
+    allowances : tuple of Allowance, predictions allowed a wider miss, and why
+    endurance : str, the endurance rating as published
+    internals : str, the sources and the arithmetic of every parameter, with what is assumed
+    """
+
+    key: str
+    name: str
+    year: int
+    capacity_bytes: int
+    nand: NandPart
+    channels: int
+    dies_per_channel: int
+    op: float
+    host: HostInterface
+    cores: int
+    ecc_decode_us: float
+    plp: bool
+    calibrated_from: str
+    datasheet: tuple
+    allowances: tuple = ()
+    endurance: str = ""
+    internals: str = ""
+
+    def __post_init__(self):
+        check_text("key", self.key, 1, 40)
+        check_text("name", self.name, 1, 200)
+        check_int("year", self.year, 1990, 2100)
+        check_int("capacity_bytes", self.capacity_bytes, 2**20, 2**50)
+        check_instance("nand", self.nand, NandPart)
+        check_int("channels", self.channels, 1, 64)
+        check_int("dies_per_channel", self.dies_per_channel, 1, 64)
+        check_real("op", self.op, 0.0, 10.0, lo_open=True)
+        check_instance("host", self.host, HostInterface)
+        check_int("cores", self.cores, 1, 64)
+        check_real("ecc_decode_us", self.ecc_decode_us, 0.0, 1e4)
+        check_bool("plp", self.plp)
+        for name in ("datasheet", "allowances"):
+            if not isinstance(getattr(self, name), tuple):
+                raise ValueError(f"{name} must be a tuple; got {quote(getattr(self, name))}")
+        for f in self.datasheet:
+            check_instance("datasheet[]", f, Figure)
+        metrics = [f.metric for f in self.datasheet]
+        if len(set(metrics)) != len(metrics):
+            raise ValueError(f"datasheet must quote each metric once; got {metrics}")
+        check_choice("calibrated_from", self.calibrated_from, tuple(metrics))
+        for a in self.allowances:
+            check_instance("allowances[]", a, Allowance)
+            if a.metric not in metrics or a.metric == self.calibrated_from:
+                raise ValueError(f"an allowance must name a predicted metric of the datasheet ({', '.join(metrics)}, "
+                                 f"not {self.calibrated_from}); got {a.metric!r}")
+        if self.block_pages < 2 * self.nand.bits_per_cell:
+            raise ValueError(f"channels x dies_per_channel: a modelled superblock holds {SUPERBLOCK_SLOTS} mapping "
+                             f"units, too few for two word lines on each of {self.units} planes")
+        check_text("endurance", self.endurance, 0, 2000)
+        check_text("internals", self.internals, 0, 8000)
+
+    def figure(self, metric: str) -> Figure | None:
+        """The datasheet's figure for ``metric`` (None if it quotes none)."""
+        check_choice("metric", metric, METRICS)
+        return next((f for f in self.datasheet if f.metric == metric), None)
+
+    def allowance(self, metric: str) -> Allowance | None:
+        check_choice("metric", metric, METRICS)
+        return next((a for a in self.allowances if a.metric == metric), None)
+
+    @property
+    def predictions(self) -> tuple:
+        """The datasheet metrics the model predicts: all but the calibration figure."""
+        return tuple(f.metric for f in self.datasheet if f.metric != self.calibrated_from)
+
+    @property
+    def controller(self) -> Controller:
+        """The controller, its command time set from the calibration figure: ``cores`` commands
+        every ``command_us``, so that the controller alone allows exactly that many IOPS."""
+        iops = self.figure(self.calibrated_from).value
+        return Controller(cores=self.cores, command_us=self.cores * 1e6 / iops, ecc_decode_us=self.ecc_decode_us)
+
+    @property
+    def dies(self) -> int:
+        return self.channels * self.dies_per_channel
+
+    @property
+    def raw_bytes(self) -> int:
+        """NAND bytes of all dies (user data; spare areas excluded)."""
+        return self.dies * self.nand.die_bits // 8
+
+    @property
+    def units(self) -> int:
+        """Planes of the drive."""
+        return self.dies * self.nand.planes
+
+    @property
+    def block_pages(self) -> int:
+        """NAND pages per block as modelled: the part's, or fewer where a superblock (one block of
+        every plane) would hold more than :data:`SUPERBLOCK_SLOTS` mapping units; a whole number
+        of word lines (``bits_per_cell`` pages) either way. Greedy GC's write amplification
+        depends on the spare share of the drive, hardly on the block size once there are hundreds
+        of blocks (Desnoyers' model: ``tests/test_drives.py`` checks it on the drives)."""
+        part = self.nand
+        fit = SUPERBLOCK_SLOTS // (self.units * (part.page_bytes // 4096))
+        return min(part.pages_per_block, fit - fit % part.bits_per_cell)
+
+    @property
+    def write_buffer_bytes(self) -> int:
+        """The DRAM write buffer as modelled: two program units (a NAND page, or a word line of
+        a one-shot part) per plane, the least that keeps every plane programming while the next
+        unit fills. Drives buffer more; how much of their DRAM holds user writes is unpublished
+        (most holds the mapping table), so the presets assume this least."""
+        part = self.nand
+        unit = part.page_bytes * (part.bits_per_cell if part.one_shot else 1)
+        return 2 * self.units * unit
+
+    @property
+    def blocks_per_plane(self) -> int:
+        """Blocks of each plane of the full-size drive, of :attr:`block_pages` pages."""
+        part = self.nand
+        return max(1, part.die_bits // 8 // (part.planes * self.block_pages * part.page_bytes))
+
+    def config(self, capacity_scale: float = 1.0, **kwargs) -> SsdConfig:
+        """The drive as an :class:`~flashlab.ssd.SsdConfig` with ``capacity_scale`` (in (0, 1])
+        of each plane's blocks (at least :data:`MIN_BLOCKS_PER_PLANE`): 4 KiB mapping units,
+        NAND pages of the part's size, the part's timing, host interface and controller.
+        Other keyword arguments go to ``SsdConfig`` (e.g. ``gc``)."""
+        check_real("capacity_scale", capacity_scale, 0.0, 1.0, lo_open=True)
+        part = self.nand
+        slots = part.page_bytes // 4096
+        pages = self.block_pages
+        blocks = max(MIN_BLOCKS_PER_PLANE, math.ceil(self.blocks_per_plane * capacity_scale))
+        geometry = Geometry(channels=self.channels, dies_per_channel=self.dies_per_channel, planes_per_die=part.planes,
+                            blocks_per_plane=blocks, pages_per_block=pages * slots, page_size=4096, op=self.op)
+        return SsdConfig(geometry=geometry, timing=part.timing, nand_page_size=part.page_bytes, host=self.host,
+                         controller=self.controller, one_shot=part.one_shot, cache_bytes=self.write_buffer_bytes,
+                         power_loss_protection=self.plp, **kwargs)
+
+    def scale_for(self, blocks_per_plane: int) -> float:
+        """The ``capacity_scale`` that keeps ``blocks_per_plane`` blocks on each plane."""
+        check_int("blocks_per_plane", blocks_per_plane, 1, self.blocks_per_plane)
+        return blocks_per_plane / self.blocks_per_plane
