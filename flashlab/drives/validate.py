@@ -7,7 +7,8 @@ The workloads are the ones datasheets quote (fio- or Iometer-like, closed loop):
 * ``random_write_iops``: 4 KiB random writes to a fresh (purged) drive, the same queue, before
   garbage collection starts;
 * ``steady_write_iops``: 4 KiB random writes after two drive fills of them (untimed
-  preconditioning, the SNIA PTS steady state), measured over the last half of a timed run;
+  preconditioning, the SNIA PTS steady state), measured over the last half of a timed run of
+  at least :data:`STEADY_SUPERBLOCKS` superblocks;
 * ``seq_read_mb_s`` / ``seq_write_mb_s``: 128 KiB sequential reads of a written drive, writes to
   a fresh one, queue depth 32;
 * ``direct_write_mb_s``: 128 KiB sequential writes once the SLC cache is full (drives with one);
@@ -36,6 +37,9 @@ SEQ_BYTES, SEQ_QD = 128 * 1024, 32
 STEADY_FILLS = 2.0
 #: A write run holds at least this many times the drive's write buffer (in 4 KiB requests).
 BUFFER_MULTIPLE = 20
+#: A steady-state run writes at least this many superblocks (one block of every plane), so that
+#: garbage collection, not the free blocks left by the preconditioning, sets its measured half.
+STEADY_SUPERBLOCKS = 8
 #: The default size of a validation run: blocks kept per plane (superblocks), enough for the FTL's
 #: reserve of free and open superblocks to be a small share of the spare area.
 BLOCKS_PER_PLANE = 512
@@ -118,6 +122,8 @@ def measure(drive: Drive, metric: str, *, capacity_scale: float | None = None, r
         write = metric in ("random_write_iops", "steady_write_iops")
         if write:  # many times the write buffer, so that the rate is the NAND's, not the buffer's
             n = max(n, BUFFER_MULTIPLE * drive.write_buffer_bytes // 4096)
+        if metric == "steady_write_iops":  # GC collects many superblocks during the measured half
+            n = max(n, STEADY_SUPERBLOCKS * drive.units * config.geometry.pages_per_block)
         if metric == "random_write_iops":
             n = min(n, user // 4)  # a quarter of the drive: no GC before the run ends
         op = np.full(n, OP_WRITE if write else OP_READ, np.int8)
