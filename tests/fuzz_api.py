@@ -542,31 +542,32 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     from flashlab import drives as DR
 
     x25e = DR.X25E
-    add("drives.NandPart", DR.NandPart, dataclass_params(x25e.nand), "ssd")
-    add("drives.Figure", DR.Figure, dataclass_params(x25e.datasheet[0]), "ssd")
+    add("drives.NandPart", DR.NandPart, dataclass_params(x25e.nand, name="text", source="text"), "ssd")
+    add("drives.Figure", DR.Figure,
+        dataclass_params(x25e.datasheet[0], value=Param("real", 35000.0), source="text", note="text"), "ssd")
     add("drives.Allowance", DR.Allowance,
         params({"metric": "seq_write_mb_s", "low": 0.5, "high": 2.0, "why": "a reason of twenty characters"},
                why="text"), "ssd")
     add("drives.Drive", DR.Drive,
         dataclass_params(x25e, key="text", name="text", calibrated_from="choice", datasheet=Param("tuple", x25e.datasheet),
-                         allowances=Param("tuple", ()), endurance="text", internals="text"), "ssd")
+                         allowances=Param("obj", x25e.allowances, never=("x", (3,), (None,))), endurance="text", internals="text"), "ssd")
     add("drives.Drive.figure", method(lambda: x25e, "figure"), params({"metric": "seq_read_mb_s"}), "ssd")
     add("drives.Drive.allowance", method(lambda: x25e, "allowance"), params({"metric": "seq_read_mb_s"}), "ssd")
     add("drives.Drive.config", method(lambda: x25e, "config"),
-        params({"capacity_scale": 0.01}, capacity_scale=Param("real", 0.01, cap=0.02)), "ssd")
+        params({"capacity_scale": 0.05}, capacity_scale=Param("real", 0.05, cap=0.06)), "ssd")
     add("drives.Drive.scale_for", method(lambda: x25e, "scale_for"),
         params({"blocks_per_plane": 32}, blocks_per_plane=Param("int", 32, cap=64)), "ssd")
-    tiny = x25e.scale_for(16)
+    x25e_scale = x25e.scale_for(64)  # the fewest blocks its op leaves the FTL room in, doubled
     add("drives.measure", DR.measure,
-        params({"drive": x25e, "metric": "random_read_iops", "capacity_scale": tiny, "requests": 200, "seed": 1},
-               capacity_scale=Param("opt_real", tiny, cap=0.01), requests=Param("int", 200, cap=400)), "ssd")
+        params({"drive": x25e, "metric": "random_read_iops", "capacity_scale": x25e_scale, "requests": 200, "seed": 1},
+               capacity_scale=Param("opt_real", x25e_scale, cap=0.04), requests=Param("int", 200, cap=400)), "ssd")
     add("drives.validate", DR.validate,
-        params({"drive": x25e, "capacity_scale": tiny, "requests": 200, "seed": 1},
-               capacity_scale=Param("opt_real", tiny, cap=0.01), requests=Param("int", 200, cap=300)), "ssd")
+        params({"drive": x25e, "capacity_scale": x25e_scale, "requests": 200, "seed": 1},
+               capacity_scale=Param("opt_real", x25e_scale, cap=0.04), requests=Param("int", 200, cap=300)), "ssd")
 
     @cache
     def validation():
-        return DR.validate(x25e, capacity_scale=tiny, requests=200, seed=1)
+        return DR.validate(x25e, capacity_scale=x25e_scale, requests=200, seed=1)
 
     add("drives.Validation.row", method(validation, "row"), params({"metric": "seq_read_mb_s"}), "ssd")
     add("drives.Validation.table", method(validation, "table"), {}, "ssd")

@@ -159,6 +159,8 @@ class Drive:
         for name in ("datasheet", "allowances"):
             if not isinstance(getattr(self, name), tuple):
                 raise ValueError(f"{name} must be a tuple; got {quote(getattr(self, name))}")
+        if not self.datasheet:
+            raise ValueError("datasheet must quote at least one figure (the calibration's); got ()")
         for f in self.datasheet:
             check_instance("datasheet[]", f, Figure)
         metrics = [f.metric for f in self.datasheet]
@@ -250,9 +252,15 @@ class Drive:
         blocks = max(MIN_BLOCKS_PER_PLANE, math.ceil(self.blocks_per_plane * capacity_scale))
         geometry = Geometry(channels=self.channels, dies_per_channel=self.dies_per_channel, planes_per_die=part.planes,
                             blocks_per_plane=blocks, pages_per_block=pages * slots, page_size=4096, op=self.op)
-        return SsdConfig(geometry=geometry, timing=part.timing, nand_page_size=part.page_bytes, host=self.host,
-                         controller=self.controller, one_shot=part.one_shot, cache_bytes=self.write_buffer_bytes,
-                         power_loss_protection=self.plp, **kwargs)
+        try:
+            return SsdConfig(geometry=geometry, timing=part.timing, nand_page_size=part.page_bytes, host=self.host,
+                             controller=self.controller, one_shot=part.one_shot, cache_bytes=self.write_buffer_bytes,
+                             power_loss_protection=self.plp, **kwargs)
+        except ValueError as err:
+            if "op must be" not in str(err):
+                raise
+            raise ValueError(f"capacity_scale={capacity_scale!r} keeps {blocks} blocks per plane, too few for the "
+                             f"FTL's free and open superblocks in the spare area of op {self.op:.3f}: {err}") from None
 
     def scale_for(self, blocks_per_plane: int) -> float:
         """The ``capacity_scale`` that keeps ``blocks_per_plane`` blocks on each plane."""

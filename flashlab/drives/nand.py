@@ -65,7 +65,7 @@ class NandPart:
         check_int("pages_per_block", self.pages_per_block, 2, 65535)
         check_int("planes", self.planes, 1, 16)
         check_real("t_erase_us", self.t_erase_us, 0.0, 1e8, lo_open=True)
-        check_real("io_mb_s", self.io_mb_s, 0.0, 1e5, lo_open=True)
+        check_real("io_mb_s", self.io_mb_s, 0.001, 1e5)
         check_int("pe_cycles", self.pe_cycles, 1, 10**7)
         check_text("source", self.source, 1, 4000)
         check_bool("one_shot", self.one_shot)
