@@ -47,7 +47,7 @@ LIVE = [
     ("db rwmixread vs streams (128 MiB)", benchmark_mix),
     ("db scan time vs DOP (48 MiB, 5 scans)", scan_parallelism),
     ("db redo block size (48 MiB, 2 x 300 commits)", redo_block_size),
-    ("db temp tablespace (128 MiB flash and a disk)", temp_tablespace),
+    ("db temp tablespace (the F20 and a disk)", temp_tablespace),
     ("db flush and page size (400 writes)", flush_page_size),
     ("db smart flash logging (2 x 2000 commits)", smart_flash_logging),
     ("drives pick a drive (2,000 requests)", pick_drive),

@@ -557,6 +557,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("drives.Drive.config", method(lambda: x25e, "config"),
         params({"capacity_scale": 0.05}, capacity_scale=Param("real", 0.05, cap=0.06)), "ssd")
     add("drives.Drive.min_scale", method(lambda: x25e, "min_scale"), params({}), "ssd")
+    add("drives.Drive.small_config", method(lambda: x25e, "small_config"),
+        params({"margin": 1.25}, margin=Param("real", 1.25, cap=4.0)), "ssd")
     add("drives.Drive.scale_for", method(lambda: x25e, "scale_for"),
         params({"blocks_per_plane": 32}, blocks_per_plane=Param("int", 32, cap=64)), "ssd")
     x25e_scale = x25e.scale_for(64)  # the fewest blocks its op leaves the FTL room in, doubled

@@ -103,4 +103,9 @@ def test_the_smallest_scale_is_the_ftls_and_a_smaller_one_is_refused_by_name(key
     assert config.geometry.op == drive.op
     with pytest.raises(ValueError, match=r"capacity_scale must be in \[.*, 1\].*got"):
         drive.config(lowest * (1 - 1e-6) - 1.0 / drive.blocks_per_plane)
+    small = drive.small_config()
+    fewest = config.geometry.blocks_per_plane
+    assert fewest < small.geometry.blocks_per_plane <= min(drive.blocks_per_plane, 1.25 * fewest + 1)
+    with pytest.raises(ValueError, match="margin"):
+        drive.small_config(0.5)
 

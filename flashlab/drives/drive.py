@@ -257,6 +257,14 @@ class Drive:
         blocks = math.ceil(self.blocks_per_plane * capacity_scale)
         return dataclasses.replace(whole, geometry=dataclasses.replace(whole.geometry, blocks_per_plane=blocks))
 
+    def small_config(self, margin: float = 1.25, **kwargs) -> SsdConfig:
+        """:meth:`config` at ``margin`` (in [1, 1e6]) times :meth:`min_scale` (at most the whole
+        drive): every channel, die, plane and page, and a few dozen blocks per plane. Quick to
+        build and to write whole, for short runs from fresh or just written, whose rates do not
+        depend on the scale; a steady state needs more blocks (:mod:`flashlab.drives.validate`)."""
+        check_real("margin", margin, 1.0, 1e6)
+        return self.config(min(1.0, margin * self.min_scale(**kwargs)), **kwargs)
+
     def min_scale(self, **kwargs) -> float:
         """The smallest ``capacity_scale`` :meth:`config` accepts (with the same keyword
         arguments for ``SsdConfig``)."""
