@@ -132,7 +132,8 @@ BOOSTING_2XNM = SelfBoosting()
 
 @dataclass
 class ProgramDisturb:
-    """Erased cells after one program of every word line of their block.
+    """Erased cells after their own word line and ``programs`` other word lines of their block
+    were programmed (:func:`program_disturb`).
 
     ``vth_before`` is each cell's threshold after erase (V); ``vth_vpgm`` after the Vpgm disturb
     of its own word line's program only, ``vth_vpass`` after the Vpass disturb of the other word
