@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from flashlab.cell import BOOSTING_2XNM, FG_CELL_2XNM, ISPE_2XNM, ISPP_SLC_2XNM, erase_block, program_disturb, program_page
-from flashlab.viz.cell import VPASS_VALUES, program_disturb_window
+from flashlab.viz.cell import PROGRAMS_VALUES, VPASS_VALUES, program_disturb_window
 from test_viz_levels import _assert_live_shows_grid, _columns_equal
 
 N, SEED = 4000, 2
@@ -22,7 +22,7 @@ def test_counts_are_the_engines(ex):
     page = program_page(FG_CELL_2XNM, ISPP_SLC_2XNM, N, seed=SEED)
     erased = erase_block(FG_CELL_2XNM, page.vth, ISPE_2XNM, seed=SEED).vth
     for order in ("sequential", "random"):
-        data = ex.compute(v_pass=5.0, order=order)
+        data = ex.compute(v_pass=5.0, order=order, programs=63)
         want = [program_disturb(FG_CELL_2XNM, ISPP_SLC_2XNM, BOOSTING_2XNM, v, erased, page.page_pulses,
                                 order=order, seed=SEED) for v in VPASS_VALUES]
         np.testing.assert_array_equal(data["curve"]["total"], [r.fails for r in want])
@@ -30,13 +30,18 @@ def test_counts_are_the_engines(ex):
         assert data["here"]["total"] == [want[VPASS_VALUES.index(5.0)].fails]
         assert abs(data["hist"]["after"].sum() - 100.0) < 1.0  # a histogram of the cells, in %
     # the U: fails at both ends of the grid, none in the middle
-    total = ex.compute(v_pass=8.0, order="sequential")["curve"]["total"]
+    total = ex.compute(v_pass=8.0, order="sequential", programs=63)["curve"]["total"]
     assert total[0] > 0 and total[-1] > 0 and total[VPASS_VALUES.index(8.0)] == 0
+    # fewer programs since the erase, less Vpass disturb: the erased histogram sits lower
+    tail = [ex.compute(v_pass=12.0, order="sequential", programs=n)["hist"]["after"] for n in PROGRAMS_VALUES]
+    v = ex.compute(v_pass=12.0, order="sequential", programs=0)["hist"]["v"]
+    means = [float((h * v).sum() / h.sum()) for h in tail]
+    assert np.all(np.diff(means) > 0)
 
 
 def test_static_builds_and_controls_move_the_plot(ex):
     st = ex.static()
-    assert st.grid_size == len(VPASS_VALUES) * 2
+    assert st.grid_size == len(VPASS_VALUES) * 2 * len(PROGRAMS_VALUES)
     base = ex.compute(**ex.defaults())
     for c in ex.controls:
         other = next(v for v in c.values if v != c.default)
