@@ -13,7 +13,7 @@ kernels it compiled first, and each SSD kernel's three costliest numba passes (w
 ``--kernels`` times ``tools/compile_kernels.py ssd`` with bounds checks instead (the costliest
 job of ``make kernels``, which CI runs first). ``--copies`` prints, per SSD kernel taking the
 Engine, how many copies of the Engine its body holds after numba inlines its helpers (an inlined
-helper's arguments are bound to fresh variables: each copy of the Engine's ~160 arrays costs
+helper's arguments are bound to fresh variables: each copy of the Engine's ~140 arrays costs
 about a second of LLVM time), found in numba's untyped IR without compiling anything.
 ``--baseline REV`` runs the same in git revision REV's tree (``git archive``) beside this tree,
 both processes at once, so both see the same load. Asserts nothing (CONTRIBUTING.md).

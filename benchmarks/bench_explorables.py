@@ -14,6 +14,7 @@ from flashlab.presets import QLC_3D
 from flashlab.viz.cell import program_a_page, program_disturb_window, pulse_a_cell
 from flashlab.viz.database import (benchmark_mix, flush_page_size, redo_block_size, scan_parallelism,
                                    smart_flash_logging, temp_tablespace)
+from flashlab.viz.drives import pick_drive
 from flashlab.viz.explorable import apply
 from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
 from flashlab.viz.levels import bake_test, bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
@@ -47,9 +48,10 @@ LIVE = [
     ("db rwmixread vs streams (128 MiB)", benchmark_mix),
     ("db scan time vs DOP (48 MiB, 5 scans)", scan_parallelism),
     ("db redo block size (48 MiB, 2 x 300 commits)", redo_block_size),
-    ("db temp tablespace (128 MiB flash and a disk)", temp_tablespace),
+    ("db temp tablespace (the F20 and a disk)", temp_tablespace),
     ("db flush and page size (400 writes)", flush_page_size),
     ("db smart flash logging (2 x 2000 commits)", smart_flash_logging),
+    ("drives pick a drive (2,000 requests)", pick_drive),
 ]
 
 

@@ -16,7 +16,7 @@ import sys
 import numpy as np
 
 from flashlab.ssd import HostLoad, SsdConfig, nand_timeline, simulate_io, ssd_geometry, write_saturation
-from flashlab.ssd.sim import SERIES_NAMES
+from flashlab.ssd.config import SERIES_NAMES
 from flashlab.workload import Workload
 
 
@@ -51,6 +51,22 @@ def _io_cases():
     yield "viz_steer", SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16), steering=True, timing="tlc"), HostLoad(qd=32), dict(fills=2.0, seed=2)
 
 
+def _drive_cases():
+    """The real drives' data path (flashlab.drives): host interface and controller, NAND pages of
+    several slots, one-shot programs, write buffers with and without power-loss protection,
+    flushes and FUA writes; each preset at 96 blocks per plane (about the fewest in which an op of
+    0.07 leaves the FTL its reserve of superblocks)."""
+    from flashlab.drives import PM9A3, PRO850, PRO980, SSD320, X25E
+
+    wl = Workload
+    for name, drive in (("x25e", X25E), ("ssd320", SSD320), ("pro850", PRO850), ("pm9a3", PM9A3), ("pro980", PRO980)):
+        cfg = drive.config(drive.scale_for(96))
+        yield f"drive_{name}_mixed", cfg, HostLoad(qd=32, workload=wl("uniform", read_fraction=0.3)), dict(requests=6000, precondition_fills=1.0)
+        yield f"drive_{name}_flush", cfg, HostLoad(qd=4, workload=wl("uniform", read_fraction=0.2), flush_every=3), dict(requests=3000)
+    yield "drive_pro980_fua", PRO980.config(PRO980.scale_for(96)), HostLoad(qd=8, fua=True), dict(requests=2000)
+    yield "drive_pro850_multiplane", PRO850.config(PRO850.scale_for(96), multi_plane=True), HostLoad(qd=64, workload=wl("uniform", read_fraction=0.5)), dict(requests=6000, precondition_fills=1.0)
+
+
 def _timelines():
     for suspend in (False, True):
         for timing in ("mlc", "tlc"):
@@ -66,7 +82,7 @@ def _timelines():
 
 def collect() -> dict:
     out = {}
-    for name, cfg, load, kw in _io_cases():
+    for name, cfg, load, kw in (*_io_cases(), *_drive_cases()):
         r = simulate_io(cfg, load, progress=False, **kw)
         for f in ("op", "lba", "pages", "phase", "arrival_us", "start_us", "done_us", "latency_us"):
             out[f"{name}/{f}"] = np.asarray(getattr(r, f))

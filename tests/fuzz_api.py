@@ -422,6 +422,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                          never=(np.zeros(1, np.int32), np.zeros(4, np.int64), np.zeros((4, 1), np.int32)))),
         "ftl")
     add("ftl.min_op", F.min_op, params({"geometry": geo, "config": F.FtlConfig()}), "ftl", inf_ok=True)
+    add("ftl.min_blocks_per_plane", F.min_blocks_per_plane, params({"geometry": geo, "config": F.FtlConfig()}), "ftl")
     add("ftl.simulate", F.simulate,
         params({"geometry": geo, "config": F.FtlConfig(), "workload": W.Workload(), "fills": 0.5, "seed": 1,
                 "precondition": True, "measure_fills": 0.25, "samples": 20, "progress": False},
@@ -568,6 +569,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("drives.Drive.allowance", method(lambda: x25e, "allowance"), params({"metric": "seq_read_mb_s"}), "ssd")
     add("drives.Drive.config", method(lambda: x25e, "config"),
         params({"capacity_scale": 0.05}, capacity_scale=Param("real", 0.05, cap=0.06)), "ssd")
+    add("drives.Drive.min_scale", method(lambda: x25e, "min_scale"), params({}), "ssd")
+    add("drives.Drive.small_config", method(lambda: x25e, "small_config"),
+        params({"margin": 1.25}, margin=Param("real", 1.25, cap=4.0)), "ssd")
     add("drives.Drive.scale_for", method(lambda: x25e, "scale_for"),
         params({"blocks_per_plane": 32}, blocks_per_plane=Param("int", 32, cap=64)), "ssd")
     x25e_scale = x25e.scale_for(64)  # the fewest blocks its op leaves the FTL room in, doubled

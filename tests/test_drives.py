@@ -90,3 +90,22 @@ def test_records_refuse_what_the_calibration_rule_forbids():
         replace(drive, datasheet=drive.datasheet + (Figure(metric="seq_read_mb_s", value=1.0, source="x"),))
     with pytest.raises(ValueError, match="widen"):
         Allowance(metric="seq_read_mb_s", low=0.9, high=1.1, why="inside the tolerance: no allowance needed")
+
+
+@pytest.mark.parametrize("key", sorted(DRIVES))
+def test_the_smallest_scale_is_the_ftls_and_a_smaller_one_is_refused_by_name(key):
+    """Drive.config keeps whole blocks per plane down to the FTL's reserve at the drive's op and
+    refuses a scale below it, naming capacity_scale and the range (not the FTL's op)."""
+    drive = DRIVES[key]
+    lowest = drive.min_scale()
+    config = drive.config(lowest)
+    assert config.geometry.blocks_per_plane == round(lowest * drive.blocks_per_plane)
+    assert config.geometry.op == drive.op
+    with pytest.raises(ValueError, match=r"capacity_scale must be in \[.*, 1\].*got"):
+        drive.config(lowest * (1 - 1e-6) - 1.0 / drive.blocks_per_plane)
+    small = drive.small_config()
+    fewest = config.geometry.blocks_per_plane
+    assert fewest < small.geometry.blocks_per_plane <= min(drive.blocks_per_plane, 1.25 * fewest + 1)
+    with pytest.raises(ValueError, match="margin"):
+        drive.small_config(0.5)
+

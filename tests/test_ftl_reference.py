@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from flashlab.device import Geometry
-from flashlab.ftl import Ftl, FtlConfig, ReadOnlyError, min_op
+from flashlab.ftl import Ftl, FtlConfig, ReadOnlyError, min_blocks_per_plane, min_op
+from flashlab.ftl.core import check_capacity
 from reference_ftl import ReferenceFtl
 
 
@@ -77,3 +78,19 @@ def test_kernel_matches_reference_op_by_op(blocks, ppb, extra_op, cfg):
     assert ref.read_only == bool(cfg.get("endurance"))
     assert (ref.c["wl_copies"] > 0) == bool(cfg.get("static_wl_threshold"))
     assert (ref.c["refresh_copies"] > 0) == bool(cfg.get("read_refresh_limit"))
+
+
+@pytest.mark.parametrize("op", [0.01, 0.07, 0.28, 1.0, 3.0])
+@pytest.mark.parametrize("ppb", [2, 64, 1000])
+@pytest.mark.parametrize("planes", [1, 16])
+@pytest.mark.parametrize("config", [FtlConfig(), FtlConfig(gc_high=12, separation="temperature")])
+def test_min_blocks_per_plane_is_the_fewest_check_capacity_accepts(op, ppb, planes, config):
+    from dataclasses import replace
+
+    g = Geometry(channels=planes, blocks_per_plane=1000, pages_per_block=ppb, op=op)
+    b = min_blocks_per_plane(g, config)
+    check_capacity(replace(g, blocks_per_plane=b), config)
+    if b > 1:
+        with pytest.raises(ValueError):
+            check_capacity(replace(g, blocks_per_plane=b - 1), config)
+

@@ -23,12 +23,14 @@ second (IOPS).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
 from flashlab._validate import check_bool, check_choice, check_instance, check_int, check_real, check_text, quote
 from flashlab.device.geometry import Geometry
 from flashlab.drives.nand import NandPart
+from flashlab.ftl import min_blocks_per_plane
 from flashlab.ssd import Controller, HostInterface, SsdConfig
 
 #: The datasheet figures a preset may quote, each a 4 KiB random or 128 KiB sequential workload:
@@ -46,8 +48,6 @@ TOLERANCE = 0.15
 #: superblocks of this size simulates in seconds. A drive whose planes x block exceed it is
 #: modelled with fewer word lines per block (:attr:`Drive.block_pages`).
 SUPERBLOCK_SLOTS = 2**14
-#: Fewest blocks per plane a scaled drive keeps (the FTL needs free blocks to collect into).
-MIN_BLOCKS_PER_PLANE = 16
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -242,25 +242,47 @@ class Drive:
 
     def config(self, capacity_scale: float = 1.0, **kwargs) -> SsdConfig:
         """The drive as an :class:`~flashlab.ssd.SsdConfig` with ``capacity_scale`` (in (0, 1])
-        of each plane's blocks (at least :data:`MIN_BLOCKS_PER_PLANE`): 4 KiB mapping units,
-        NAND pages of the part's size, the part's timing, host interface and controller.
-        Other keyword arguments go to ``SsdConfig`` (e.g. ``gc``)."""
+        of each plane's blocks: 4 KiB mapping units, NAND pages of the part's size, the part's
+        timing, host interface and controller. The scale must keep at least the blocks per plane
+        the FTL needs for its reserve of free and open superblocks at the drive's op
+        (:func:`~flashlab.ftl.min_blocks_per_plane`; :meth:`min_scale`). Other keyword arguments
+        go to ``SsdConfig`` (e.g. ``gc``)."""
         check_real("capacity_scale", capacity_scale, 0.0, 1.0, lo_open=True)
+        whole = self._whole(**kwargs)
+        lowest = self._min_scale(whole)
+        if capacity_scale < lowest:
+            raise ValueError(f"capacity_scale must be in [{lowest:.4g}, 1] for the {self.name}: a smaller drive keeps "
+                             f"too few blocks per plane for the FTL's free and open superblocks in the spare area "
+                             f"of op {self.op:.3f}; got {capacity_scale!r}")
+        blocks = math.ceil(self.blocks_per_plane * capacity_scale)
+        return dataclasses.replace(whole, geometry=dataclasses.replace(whole.geometry, blocks_per_plane=blocks))
+
+    def small_config(self, margin: float = 1.25, **kwargs) -> SsdConfig:
+        """:meth:`config` at ``margin`` (in [1, 1e6]) times :meth:`min_scale` (at most the whole
+        drive): every channel, die, plane and page, and a few dozen blocks per plane. Quick to
+        build and to write whole, for short runs from fresh or just written, whose rates do not
+        depend on the scale; a steady state needs more blocks (:mod:`flashlab.drives.validate`)."""
+        check_real("margin", margin, 1.0, 1e6)
+        return self.config(min(1.0, margin * self.min_scale(**kwargs)), **kwargs)
+
+    def min_scale(self, **kwargs) -> float:
+        """The smallest ``capacity_scale`` :meth:`config` accepts (with the same keyword
+        arguments for ``SsdConfig``)."""
+        return self._min_scale(self._whole(**kwargs))
+
+    def _whole(self, **kwargs) -> SsdConfig:
         part = self.nand
         slots = part.page_bytes // 4096
-        pages = self.block_pages
-        blocks = max(MIN_BLOCKS_PER_PLANE, math.ceil(self.blocks_per_plane * capacity_scale))
         geometry = Geometry(channels=self.channels, dies_per_channel=self.dies_per_channel, planes_per_die=part.planes,
-                            blocks_per_plane=blocks, pages_per_block=pages * slots, page_size=4096, op=self.op)
-        try:
-            return SsdConfig(geometry=geometry, timing=part.timing, nand_page_size=part.page_bytes, host=self.host,
-                             controller=self.controller, one_shot=part.one_shot, cache_bytes=self.write_buffer_bytes,
-                             power_loss_protection=self.plp, **kwargs)
-        except ValueError as err:
-            if "op must be" not in str(err):
-                raise
-            raise ValueError(f"capacity_scale={capacity_scale!r} keeps {blocks} blocks per plane, too few for the "
-                             f"FTL's free and open superblocks in the spare area of op {self.op:.3f}: {err}") from None
+                            blocks_per_plane=self.blocks_per_plane, pages_per_block=self.block_pages * slots,
+                            page_size=4096, op=self.op)
+        return SsdConfig(geometry=geometry, timing=part.timing, nand_page_size=part.page_bytes, host=self.host,
+                         controller=self.controller, one_shot=part.one_shot, cache_bytes=self.write_buffer_bytes,
+                         power_loss_protection=self.plp, **kwargs)
+
+    def _min_scale(self, whole: SsdConfig) -> float:
+        # the FTL's superblock is block b of every plane: its blocks are the blocks per plane
+        return min_blocks_per_plane(whole.ftl_geometry, whole.ftl_config) / self.blocks_per_plane
 
     def scale_for(self, blocks_per_plane: int) -> float:
         """The ``capacity_scale`` that keeps ``blocks_per_plane`` blocks on each plane."""

@@ -5,7 +5,8 @@ Public API:
 * :class:`FtlConfig`, :class:`Ftl` (write/read/trim/snapshot), :class:`Snapshot`, :class:`ReadOnlyError`
 * :func:`simulate` -> :class:`FtlResult` (steady-state WA and its causes, time series, erase counts)
 * :class:`Stepper` (a tiny device stepped write by write, for animations)
-* :func:`wa_fifo`, :func:`wa_greedy`, :func:`wa_agarwal`, :func:`wa_hot_cold` (analytic models), :func:`min_op`
+* :func:`wa_fifo`, :func:`wa_greedy`, :func:`wa_agarwal`, :func:`wa_hot_cold` (analytic models), :func:`min_op`,
+  :func:`min_blocks_per_plane`
 """
 
 from flashlab.ftl.core import (
@@ -22,6 +23,7 @@ from flashlab.ftl.core import (
     FtlConfig,
     ReadOnlyError,
     Snapshot,
+    min_blocks_per_plane,
     min_op,
 )
 from flashlab.ftl.models import wa_agarwal, wa_fifo, wa_greedy, wa_hot_cold
@@ -31,5 +33,6 @@ from flashlab.ftl.stepper import Stepper
 __all__ = [
     "BLOCK_CLOSED", "BLOCK_FREE", "BLOCK_OPEN", "BLOCK_RETIRED", "PAGE_FREE", "PAGE_STALE",
     "PAGE_VALID", "POLICIES", "SEPARATIONS", "Ftl", "FtlConfig", "FtlResult", "ReadOnlyError",
-    "Snapshot", "Stepper", "min_op", "simulate", "wa_agarwal", "wa_fifo", "wa_greedy", "wa_hot_cold",
+    "Snapshot", "Stepper", "min_blocks_per_plane", "min_op", "simulate", "wa_agarwal", "wa_fifo", "wa_greedy",
+    "wa_hot_cold",
 ]

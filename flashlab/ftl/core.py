@@ -19,6 +19,8 @@ block.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -142,6 +144,32 @@ def min_op(geometry: Geometry, config: FtlConfig) -> float:
     if max_user < 1:
         return float("inf")
     return geometry.physical_pages / max_user - 1.0
+
+
+def min_blocks_per_plane(geometry: Geometry, config: FtlConfig) -> int:
+    """Fewest blocks per plane for which ``geometry`` (its other sizes and its ``op`` kept) holds
+    user data under ``config``: the smallest ``blocks_per_plane`` that :func:`check_capacity`
+    accepts. The FTL keeps ``gc_high + open_frontiers - 1`` blocks out of the user's reach, so a
+    small over-provisioning needs many blocks: about ``(gc_high + open_frontiers - 1) x
+    (1 + op) / op`` in all."""
+    check_instance("geometry", geometry, Geometry)
+    check_instance("config", config, FtlConfig)
+    planes = geometry.blocks // geometry.blocks_per_plane
+
+    def holds(bpp: int) -> bool:
+        try:
+            g = dataclasses.replace(geometry, blocks_per_plane=bpp)
+        except ValueError:  # so few pages that the op leaves the user none
+            return False
+        return _max_user_pages(g, config) >= max(1, g.user_pages)
+
+    spare = config.gc_high + config.open_frontiers - 1
+    bpp = max(1, math.floor(spare * (1.0 + geometry.op) / geometry.op / planes) - 1)  # just below the bound
+    while not holds(bpp):
+        bpp += 1
+    while bpp > 1 and holds(bpp - 1):
+        bpp -= 1
+    return bpp
 
 
 def check_capacity(geometry: Geometry, config: FtlConfig, blocks_name: str = "blocks",

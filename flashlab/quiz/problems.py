@@ -29,7 +29,8 @@ from flashlab.db.flush import flushed_writes
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.simulate import simulate
-from flashlab.ssd.sim import HostLoad, SsdConfig, simulate_io, ssd_geometry
+from flashlab.ssd.config import SsdConfig, ssd_geometry
+from flashlab.ssd.sim import HostLoad, simulate_io
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
 from flashlab.tech.planar import EPS_OX_AF_PER_NM, WINDOW_UNITS, PlanarCell, state_spacing_units
 

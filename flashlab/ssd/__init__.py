@@ -6,6 +6,7 @@ the SNIA PTS write-saturation experiment. Times in microseconds, sizes in bytes.
 """
 
 from flashlab.ssd._kernels import OP_FLUSH, OP_FUA
+from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.frontend import Controller, HostInterface
 from flashlab.ssd.engine import MembersResult, ServiceMember, run_members
 from flashlab.ssd.power import PowerLoss
@@ -14,13 +15,11 @@ from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturat
 from flashlab.ssd.sim import (
     HostLoad,
     IoResult,
-    SsdConfig,
     nand_timeline,
     page_type_shares,
     pipeline_limit_iops,
     raw_program_bandwidth_mb_s,
     simulate_io,
-    ssd_geometry,
     supported_percentile,
 )
 

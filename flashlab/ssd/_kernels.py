@@ -12,8 +12,11 @@ first, then dies, then planes. Local unit ``k`` of device ``d`` is global unit
 ``devices.unit0[d] + k`` and sits on global channel ``devices.chan0[d] + k % channels``.
 A hard disk is one unit (its actuator) and no channel; so is a FIXED server.
 
-State (every record a NamedTuple of NumPy arrays, built by :mod:`flashlab.ssd.sim`; kernels
-allocate nothing and run without numba's runtime, ``_nrt=False``):
+State (every record a NamedTuple of NumPy arrays, built by :mod:`flashlab.ssd.engine`; kernels
+allocate nothing and run without numba's runtime, ``_nrt=False``). The per-device records
+(``Devices``, ``Disks``) and ``Groups`` reach the kernels as one NumPy structured array each, a
+field per array (``engine._packed``): ``dev.qd[d]`` reads field ``qd`` of row ``d`` either way,
+and the kernels take fewer arrays (each is bound again at every inlined helper: compile time).
 
 ``Devices``   per device ``d``: parameters (geometry, timing, policies) and host-side state
               (requests inside, the waiting-request FIFOs, foreground GC state, errors).
@@ -187,14 +190,14 @@ _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # call sites is inlined too; kernels remain where inlining would copy a large body many times.
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 # A kernel of the event path called only by kernels (_submit, _start_next, _start_job,
-# _start_phase): no CPython or C-callable wrapper (each would unpack the Engine's ~160 arrays, or
+# _start_phase): no CPython or C-callable wrapper (each would unpack the Engine's ~140 arrays, or
 # the records it takes, and be optimised again in every kernel that links it: seconds of compile
 # time per kernel). Called from Python it crashes.
 _callee = njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 # An inlined helper takes the records it uses, not the Engine, unless it calls a kernel that
 # needs the whole Engine (_submit, _start_next, _start_job): numba binds an inlined helper's
-# arguments to fresh variables, and a copy of the Engine (~160 arrays, over a thousand machine
+# arguments to fresh variables, and a copy of the Engine (~140 arrays, over a thousand machine
 # words) at each of ~80 call sites cost most of the event loop's compile time
 # (benchmarks/bench_compile.py counts the copies left).
 
@@ -239,6 +242,9 @@ PH_FIRST, PH_SECOND, PH_ALT = _codes(0, 1, -1)
 # columns of Stats.gc_log
 GL_DEVICE, GL_START, GL_END = _codes(0, 1, 2)
 MAX_BITS = 4
+# FTL write streams, as int64 (a literal 0 or F.GC_STREAM would compile F._open and what it calls
+# once per value, beside the int64 copy the FTL's own loop uses)
+HOST_STREAM, GC_STREAM = _codes(0, F.GC_STREAM)
 NO_REF = np.int64(-1)  # an operation serving no request or copy (a GC erase)
 _SRC_MASK = np.int64((1 << H.SRC_BITS) - 1)  # an event's source in its heap order (flashlab._heap)
 
@@ -867,17 +873,17 @@ def _map_host_write(ftls, dev, programs, ptype, d, lba):
     synchronous GC); returns the physical page. The caller has checked there is room."""
     s = _ftl(ftls, d)
     l2p, blk, ctr = s[1], s[2], s[5]
-    if F._room(s, 0) == 0:
-        F._open(s, 0)
+    if F._room(s, HOST_STREAM) == 0:
+        F._open(s, HOST_STREAM)
     old = l2p[lba]
     if old >= 0:
         F._invalidate(s, old)
-    F._queue_program(s, 0)
+    F._queue_program(s, HOST_STREAM)
     f = ctr[F.FRONT]
     ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
     hw = ctr[F.HOST_WRITES]
     _set_type(dev, programs, ptype, d, ppn, False)
-    F._program(s, 0, lba, np.int32(np.int64(hw) & 0xFFFFFFFF))
+    F._program(s, HOST_STREAM, lba, np.int32(np.int64(hw) & 0xFFFFFFFF))
     ctr[F.HOST_WRITES] = hw + 1
     return ppn
 
@@ -932,13 +938,13 @@ def _start_job(e, d):
     for i in range(ppb):
         lba = pages[F.P2L, base + i]
         if lba >= 0:
-            if F._room(s, F.GC_STREAM) == 0:
-                F._open(s, F.GC_STREAM)
-            F._queue_program(s, F.GC_STREAM)
-            f = ctr[F.FRONT + F.GC_STREAM]
+            if F._room(s, GC_STREAM) == 0:
+                F._open(s, GC_STREAM)
+            F._queue_program(s, GC_STREAM)
+            f = ctr[F.FRONT + GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
             _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
-            F._program(s, F.GC_STREAM, lba, pages[F.STAMP, base + i])
+            F._program(s, GC_STREAM, lba, pages[F.STAMP, base + i])
             ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
             job.dst[d, j] = dst
@@ -1030,7 +1036,7 @@ def _write_gate(ftls, dev, d, k):
     """True if a host write of k pages may enter flash device d now."""
     s = _ftl(ftls, d)
     ppb = s[6][F.P_PPB]
-    room = F._room(s, 0)
+    room = F._room(s, HOST_STREAM)
     free = s[5][F.FREE_BLOCKS]
     if dev.gc[d] == GC_OFF:
         return room + free * ppb >= k
@@ -1263,8 +1269,8 @@ def _pad_page(e, d):
     if w == 0:
         return
     for _ in range(slots - w):
-        F._queue_program(s, 0)
-        ppn = np.int64(F._pad(s, 0))
+        F._queue_program(s, HOST_STREAM)
+        ppn = np.int64(F._pad(s, HOST_STREAM))
         e.owner[e.devices.page0[d] + ppn] = -1
         if e.cache.on[d] != 0:
             e.pending[e.devices.page0[d] + ppn] = 0  # nothing to serve (no L2P entry names it)

@@ -15,7 +15,7 @@ import json
 import math
 
 from flashlab.ssd.pts import write_saturation
-from flashlab.ssd.sim import FOREGROUND, GC_MODES, SCHEDULERS, SsdConfig, ssd_geometry
+from flashlab.ssd.config import FOREGROUND, GC_MODES, SCHEDULERS, SsdConfig, ssd_geometry
 from flashlab._validate import check_choice
 from flashlab.device.timing import PRESETS
 

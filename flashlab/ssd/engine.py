@@ -26,6 +26,7 @@ from flashlab._validate import (check_array, check_bool, check_choice, check_int
 from flashlab.ftl import _kernels as FK
 from flashlab.ftl.core import Ftl, state_bytes
 from flashlab.ssd import _kernels as K
+from flashlab.ssd.config import SCHEDULERS, SERIES_NAMES, SsdConfig
 from flashlab.ssd.frontend import MAX_CORES
 
 _NSER = K.NSER
@@ -52,6 +53,28 @@ def _stack_ftls(states) -> K.Ftls:
     return K.Ftls(**flat, **rows)
 
 
+def _packed(record):
+    """A record of :mod:`flashlab.ssd._kernels` whose arrays all have one row per item (device,
+    GC group) and a fixed shape beyond it, as ``(record of views, structured array)``: the
+    structured array has one field per array, and the record's arrays become views of its
+    fields, so that Python reads and writes them as before while the kernels receive one array.
+    A kernel line reads the same (``dev.qd[d]`` is field ``qd`` of row ``d``). Why: numba passes
+    every array of the Engine to each kernel taking it and binds it again at each inlined
+    helper, and the compile time grew with their number (a two-line kernel taking the Engine
+    compiled in 3.3 s CPU with 161 arrays, 0.5 s with 51). Only the per-device records are
+    packed: packing the units', requests' and host I/Os' records as well compiled faster still
+    but ran GC and host reads ~30% slower per event (``benchmarks/bench_engine.py``): a scan
+    over units strides over whole rows. Fields widest first (aligned, little padding)."""
+    arrays = [np.ascontiguousarray(a) for a in record]
+    names = record._fields
+    by_width = sorted(range(len(names)), key=lambda i: -arrays[i].dtype.itemsize)
+    rows = np.empty(arrays[0].shape[0], np.dtype([(names[i], arrays[i].dtype, arrays[i].shape[1:])
+                                                  for i in by_width], align=True))
+    for name, a in zip(names, arrays):
+        rows[name] = a
+    return type(record)(*(rows[name] for name in names)), rows
+
+
 def _arrays(n, fields, dtype, fill=0):
     return {f: np.full(n, fill, dtype) for f in fields}
 
@@ -63,7 +86,7 @@ MAX_REQUESTS = 10**7
 GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
 #: What the drive engine's first call compiles, and its cold compile, CPU seconds
 #: (``benchmarks/bench_compile.py``), said once while it happens (:mod:`flashlab._compile_notice`).
-COMPILING = ("the drive engine", 120.0)
+COMPILING = ("the drive engine", 160.0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,7 +182,6 @@ def _write_cache(member) -> tuple[int, int, float]:
     flash drive's slots, a disk's blocks; 0: no cache), protected (1: power-loss capacitors, or
     a disk controller's battery, which is always there) and the acknowledgement time (us)."""
     from flashlab.device.hdd import HddSpec
-    from flashlab.ssd.sim import SsdConfig  # sim imports this module
 
     if isinstance(member, SsdConfig) and member.cache_bytes > 0:
         return member.cache_slots, int(member.power_loss_protection), member.cache_latency_us
@@ -175,7 +197,6 @@ def _front(members, n: int, device_qd) -> K.Front:
     a member; one with a controller and no host interface has a link of no time, one with a host
     interface and no controller a controller of no time. The rings hold at most that many
     commands, and never more than the run's ``n`` requests."""
-    from flashlab.ssd.sim import SsdConfig  # sim imports this module
 
     D = len(members)
     i64, f64 = np.int64, np.float64
@@ -247,7 +268,6 @@ class Engine:
                  gc_limits, samples, seed, fanout=None, gc_sync=None, precondition_fills=0.0,
                  write_cache_pages=0, max_pages=None):
         from flashlab.device.hdd import HddSpec
-        from flashlab.ssd.sim import SCHEDULERS, SsdConfig
 
         D = len(members)
         n = op.size
@@ -426,8 +446,12 @@ class Engine:
         self.ftls = _stack_ftls(ftl_states)
         self.front = _front(members, n, device_qd)
         self.devices.front[:] = self.front.on
-        self.state = K.Engine(self.devices, self.units, self.channels, self.queues, self.heap, self.requests,
-                              self.hosts, self.jobs, self.groups, self.disks, self.stats, self.loop, self.cache,
+        # the per-device records (and the GC groups') reach the kernels as one structured array each
+        # (_packed); this object keeps them as records of views of its fields
+        (self.devices, devices), (self.groups, groups), (self.disks, disks) = map(
+            _packed, (self.devices, self.groups, self.disks))
+        self.state = K.Engine(devices, self.units, self.channels, self.queues, self.heap, self.requests,
+                              self.hosts, self.jobs, groups, disks, self.stats, self.loop, self.cache,
                               self.ptype, self.owner, self.pending, self.ftls, self.front)
 
     def run(self, progress: bool | None) -> None:
@@ -662,7 +686,6 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     (its GC running in the FTL's own loop), so the timed run starts from a used drive.
     """
     from flashlab.device.hdd import HddSpec
-    from flashlab.ssd.sim import SsdConfig
 
     if isinstance(members, (str, bytes)) or not hasattr(members, "__len__"):
         raise ValueError(f"members must be a list of SsdConfig, HddSpec or ServiceMember; got {quote(members)}")
@@ -727,7 +750,6 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     eng = Engine(members, op, lba, pages, device, arrivals, qd, dqd, groups, limits,
                  check_int("samples", samples, 1, 100000), seed, fan, sync, fills, cache_cap)
     eng.run(progress)
-    from flashlab.ssd.sim import SERIES_NAMES
     err = int(eng.loop.err[0])
     r, hs = eng.requests, eng.hosts
     return MembersResult(

@@ -35,6 +35,7 @@ from bokeh.models import ColumnDataSource, FactorRange, Range1d
 from ..db import direct_path_scan, flushed_writes, littles_law_read_iops, oltp, redo_log, rwmix, streams, temp_sort
 from .._validate import check_choice
 from ..device.hdd import CHEETAH_15K7
+from ..drives import F20
 from ..ssd import SsdConfig, ssd_geometry
 from .explorable import Control, Explorable
 from .ssd import log_bins, log_histogram_columns, overlaid_log_histograms
@@ -231,17 +232,26 @@ TEMP_RUNS = 8
 TEMP_RUN_BYTES = 2**20
 
 
+def temp_flash() -> SsdConfig:
+    """The flash of the temporary-tablespace study: the model of the Sun F20, the flash card of
+    the Exadata X2 that Harrison measured (:data:`flashlab.drives.F20`), as its
+    :meth:`~flashlab.drives.Drive.small_config` (1.27 GiB of user data; the sorts use at most
+    128 MiB)."""
+    return F20.small_config()
+
+
 @lru_cache(maxsize=64)
 def temp_point(sessions: int, io_kib: int, disk: bool, seed: int = 0):
     """:func:`flashlab.db.temp_sort` of ``sessions`` sorts of 8 runs of 1 MiB in ``io_kib`` KiB
-    I/Os, on the chapter's flash drive or on a Seagate Cheetah 15K.7."""
-    return temp_sort(CHEETAH_15K7 if disk else db_config(), sessions=sessions, runs=TEMP_RUNS,
+    I/Os, on the F20 (:func:`temp_flash`) or on a Seagate Cheetah 15K.7."""
+    return temp_sort(CHEETAH_15K7 if disk else temp_flash(), sessions=sessions, runs=TEMP_RUNS,
                      run_bytes=TEMP_RUN_BYTES, io_bytes=io_kib * 1024, seed=seed)
 
 
 def temp_tablespace(seed: int = 0) -> Explorable:
-    """Concurrent sorts x I/O size -> write and merge time of the sort runs, flash against disk."""
-    labels = ["flash: write runs", "flash: merge", "disk: write runs", "disk: merge"]
+    """Concurrent sorts x I/O size -> write and merge time of the sort runs, the F20 flash card
+    (:func:`temp_flash`) against a 15k rpm disk."""
+    labels = ["F20: write runs", "F20: merge", "disk: write runs", "disk: merge"]
 
     def compute(sessions, io_kib):
         flash, disk = (temp_point(sessions, io_kib, d, seed) for d in (False, True))
@@ -251,7 +261,7 @@ def temp_tablespace(seed: int = 0) -> Explorable:
             "bars": {"x": labels, "ms": np.array(ms), "colour": [PALETTE[0], PALETTE[9], PALETTE[7], PALETTE[5]]},
             "summary": summary_html(
                 f"<b>{sessions} sorts</b> at once, each writing 8 runs of 1 MiB and merging them in "
-                f"<b>{io_kib} KiB</b> I/Os. Flash: {flash.elapsed_us / 1e3:,.0f} ms in all, writes at "
+                f"<b>{io_kib} KiB</b> I/Os. F20 flash: {flash.elapsed_us / 1e3:,.0f} ms in all, writes at "
                 f"{flash.write_mb_s:,.0f} MB/s, merge reads p50 / p99 {flash.read_latency['p50']:,.0f} / "
                 f"{flash.read_latency['p99']:,.0f} &micro;s. Disk: <b>{disk.elapsed_us / 1e3:,.0f} ms</b> against "
                 f"<b>{flash.elapsed_us / 1e3:,.0f} ms</b>, writes at {disk.write_mb_s:,.0f} MB/s, merge reads p50 "
