@@ -11,7 +11,7 @@ import time
 
 from flashlab.cell import read_retry, vth_distributions
 from flashlab.presets import QLC_3D
-from flashlab.viz.cell import program_a_page, pulse_a_cell
+from flashlab.viz.cell import program_a_page, program_disturb_window, pulse_a_cell
 from flashlab.viz.database import (benchmark_mix, flush_page_size, redo_block_size, scan_parallelism,
                                    smart_flash_logging, temp_tablespace)
 from flashlab.viz.drives import pick_drive
@@ -33,6 +33,7 @@ LIVE = [
     ("ch3 ECC strength", ecc_strength),
     ("ch3 eMLC trade", gentle_programming_trade),
     ("ch3 bake test", bake_test),
+    ("ch3 program disturb (20k cells)", program_disturb_window),
     ("ch4 RTN tails", rtn_tails),
     ("ftl step a device (5 x 10 pages)", step_a_device),
     ("gc fill without GC (256 x 32)", fill_without_gc),

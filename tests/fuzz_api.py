@@ -42,7 +42,7 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
 # decision, not an omission. Their methods are fuzzed when they take arguments.
 RECORDS = {
-    "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramTimes", "cell.RberResult",
+    "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramDisturb", "cell.ProgramTimes", "cell.RberResult",
     "cell.ReadRetryResult", "cell.VthComparison", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
@@ -285,6 +285,19 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("cell.erase_block", C.erase_block,
         params({"cell": fg, "vth": np.linspace(0.0, 3.0, 16), "ispe": C.ISPE_2XNM, "variation": C.CellVariation(),
                 "seed": 1}), "cell")
+    add("cell.SelfBoosting", C.SelfBoosting, dataclass_params(C.BOOSTING_2XNM), "cell")
+    add("cell.SelfBoosting.channel_potential", C.BOOSTING_2XNM.channel_potential,
+        params({"v_pass": 8.0, "v_pgm": 20.0, "precharged": True}), "cell")
+    add("cell.vpgm_disturb", C.vpgm_disturb,
+        params({"cell": fg, "ispp": C.ISPP_SLC_2XNM, "boosting": C.BOOSTING_2XNM, "v_pass": 6.0, "vth": [-4.0, -3.0],
+                "pulses": 15, "precharged": False}, vth="real_or_array"), "cell")
+    add("cell.vpass_disturb", C.vpass_disturb,
+        params({"cell": fg, "ispp": C.ISPP_SLC_2XNM, "v_pass": 11.0, "vth": [-4.0, -3.0], "pulses": 15,
+                "programs": 63}, vth="real_or_array"), "cell")
+    add("cell.program_disturb", C.program_disturb,
+        params({"cell": fg, "ispp": C.ISPP_SLC_2XNM, "boosting": C.BOOSTING_2XNM, "v_pass": 9.0,
+                "vth": np.linspace(-5.0, -2.0, 16), "pulses": 15, "order": "random", "programs": 20, "read_ref": 0.0,
+                "variation": C.CellVariation(), "seed": 1}, programs=Param("opt_int", 20)), "cell")
     add("cell.NandTiming", C.NandTiming, dataclass_params(tlc.timing), "cell")
     add("cell.read_latency_us", C.read_latency_us, params({"timing": tlc.timing}), "cell")
     add("cell.program_times", C.program_times, params({"timing": tlc.timing, "n_pages": 30, "seed": 2},

@@ -318,6 +318,18 @@ def test_bake_conversion_worked_by_hand(seed):
     assert a["bake_for_a_year_hours"] * af == pytest.approx(8766.0, rel=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_boost_worked_by_hand(seed):
+    a = quiz.make("boost", seed).answer
+    n, r = a["word_lines"], a["boost_ratio"]
+    v_g = a["v_pass"] + (a["v_pgm"] - a["v_pass"]) / n
+    pre = a["v_inhibit"] - a["vth_ssl"]
+    assert a["v_channel"] == pytest.approx(pre + r * (v_g - a["vth_string"]), abs=1e-12)
+    assert a["v_cell_cut"] - a["v_cell"] == pytest.approx(pre, abs=1e-12)
+    v_g_cut = a["v_pass_cut"] + (a["v_pgm"] - a["v_pass_cut"]) / n
+    assert r * (v_g_cut - a["vth_string"]) == pytest.approx(a["v_channel"], abs=1e-9)
+
+
 def test_bad_topic_and_seed_name_the_parameter():
     with pytest.raises(ValueError, match="topic"):
         quiz.make("capacities", 1)

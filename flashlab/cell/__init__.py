@@ -41,6 +41,15 @@ from flashlab.cell.errors import (
     rber_monte_carlo,
     read_retry,
 )
+# Program disturb of erased cells and the self-boosted program inhibit that limits it.
+from flashlab.cell.program_disturb import (
+    BOOSTING_2XNM,
+    ProgramDisturb,
+    SelfBoosting,
+    program_disturb,
+    vpass_disturb,
+    vpgm_disturb,
+)
 from flashlab.cell.rtn import rtn_pdf, rtn_rber, rtn_samples, rtn_tail
 from flashlab.cell.temperature import RETENTION_EA_EV, acceleration_factor, bake_hours, equivalent_hours
 from flashlab.cell.levels import CellLevels, NandTiming, ProgramTimes, cell_levels, program_times, read_latency_us

@@ -22,6 +22,7 @@ from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
+from flashlab.cell.program_disturb import SelfBoosting
 from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
@@ -671,6 +672,50 @@ def _bake(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("bake", seed, text, answer, working)
 
 
+def _boost(rng: np.random.Generator, seed: int) -> Problem:
+    r = float(rng.choice([0.6, 0.7, 0.8]))
+    vcc = float(rng.choice([2.5, 3.3]))
+    vth_ssl = float(rng.choice([0.7, 1.0]))
+    vth_string = float(rng.choice([-2.0, -1.0, 0.0]))
+    n_wl = int(rng.choice([32, 64]))
+    v_pass = float(rng.choice([6.0, 7.0, 8.0, 9.0, 10.0]))
+    v_pgm = float(rng.choice([18.0, 19.0, 20.0]))
+    b = SelfBoosting(boost_ratio=r, v_inhibit=vcc, vth_ssl=vth_ssl, vth_string=vth_string, word_lines=n_wl)
+    v_g = v_pass + (v_pgm - v_pass) / n_wl
+    v_ch = b.channel_potential(v_pass, v_pgm)
+    v_cut = b.channel_potential(v_pass, v_pgm, precharged=False)
+    # the Vpass that boosts a cut-off channel as high: r (1 - 1/N) dVpass = precharge
+    v_pass_cut = v_pass + b.precharge / (r * (1.0 - 1.0 / n_wl))
+    text = (
+        f"An inhibited NAND string of {n_wl} cells has its bit line at {vcc:g} V; its select transistor's "
+        f"threshold is {vth_ssl:g} V. The selected word line gets a {v_pgm:g} V program pulse and the other "
+        f"{n_wl - 1} word lines {v_pass:g} V. Take the boosted channel as Vch = Vpre + r (Vg - Vth_string), "
+        f"with Vpre the precharge (bit-line voltage minus the select threshold), Vg the mean word-line "
+        f"voltage, boosting ratio r = {r:g} and Vth_string = {vth_string:g} V.\n\n"
+        "(a) What is the boosted channel potential, and what voltage does the inhibited cell on the selected "
+        "word line see between gate and channel?\n"
+        "(b) A programmed cell between the selected cell and the bit line cuts the precharge (Vpre = 0). "
+        "What are the two figures now?\n"
+        "(c) What pass voltage would boost the cut-off channel as high as in (a)?"
+    )
+    working = (
+        f"(a) Vpre = {vcc:g} - {vth_ssl:g} = {b.precharge:g} V; Vg = {v_pass:g} + ({v_pgm:g} - {v_pass:g}) / "
+        f"{n_wl} = {v_g:.4f} V; Vch = {b.precharge:g} + {r:g} x ({v_g:.4f} - ({vth_string:g})) = {v_ch:.2f} V; "
+        f"the cell sees {v_pgm:g} - {v_ch:.2f} = {v_pgm - v_ch:.2f} V "
+        "(flashlab.cell.SelfBoosting.channel_potential).\n"
+        f"(b) Vch = {v_cut:.2f} V, and the cell sees {v_pgm - v_cut:.2f} V: {b.precharge:g} V more, a much "
+        "stronger Vpgm disturb (tunnelling grows steeply with the field). This is why a block's word lines "
+        "are programmed from the source side: the cells towards the bit line are then still erased.\n"
+        f"(c) Vg moves by (1 - 1/{n_wl}) per volt of Vpass, so Vpass must rise by {b.precharge:g} / ({r:g} x "
+        f"{1 - 1 / n_wl:.4f}) = {v_pass_cut - v_pass:.2f} V, to {v_pass_cut:.2f} V, which raises the Vpass "
+        "disturb of every programmed string."
+    )
+    answer = dict(boost_ratio=r, v_inhibit=vcc, vth_ssl=vth_ssl, vth_string=vth_string, word_lines=n_wl,
+                  v_pass=v_pass, v_pgm=v_pgm, v_channel=v_ch, v_cell=v_pgm - v_ch, v_channel_cut=v_cut,
+                  v_cell_cut=v_pgm - v_cut, v_pass_cut=v_pass_cut)
+    return Problem("boost", seed, text, answer, working)
+
+
 TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ispp": _ispp,
     "shrink": _shrink,
@@ -685,6 +730,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
+    "boost": _boost,
 }
 
 

@@ -1,4 +1,5 @@
-"""Explorables for the floating-gate cell (chapter 1): one cell under ISPP, and a whole page.
+"""Explorables for the floating-gate cell: one cell under ISPP and a whole page (chapter 1), and
+the program disturb of a block's erased cells (chapter 3).
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for
 the HTML book or ``.live()`` in a kernel.
@@ -12,7 +13,8 @@ import numpy as np
 from bokeh.models import ColumnDataSource, Span
 
 from ..cell.floating_gate import FG_CELL_2XNM, FloatingGateCell
-from ..cell.ispp import CellVariation, IsppParams, program_cell, program_page
+from ..cell.ispp import ISPE_2XNM, ISPP_SLC_2XNM, CellVariation, IsppParams, erase_block, program_cell, program_page
+from ..cell.program_disturb import BOOSTING_2XNM, ORDERS, SelfBoosting, program_disturb
 from .explorable import Control, Explorable
 from .style import ERASED, HIGHLIGHT, PROGRAMMED, REFERENCE, new_figure, style_legend, summary_column, summary_html
 
@@ -154,3 +156,95 @@ def program_a_page(
                     fmt="{:.0%}"),
         ],
     )
+
+
+#: Pass voltages the program-disturb explorable precomputes (V), and the finer ones it offers live.
+VPASS_VALUES = tuple(float(v) for v in range(2, 15))
+VPASS_LIVE = tuple(float(v) for v in np.round(np.arange(2.0, 14.01, 0.25), 2))
+#: Other word lines of the 64-word-line block programmed since its erase (the explorable's grid).
+PROGRAMS_VALUES = (0, 16, 32, 63)
+
+
+def program_disturb_window(cell: FloatingGateCell = FG_CELL_2XNM, boosting: SelfBoosting = BOOSTING_2XNM,
+                           n_cells: int = 20_000, seed: int = 1, read_ref: float = 0.0) -> Explorable:
+    """Program an SLC block over ``n_cells`` erased cells that are to stay erased: choose the
+    pass voltage, the program order and how many other word lines have been programmed; see the
+    erased state's upper tail and the fail count against Vpass
+    (:func:`~flashlab.cell.program_disturb`). The cells are a page programmed with
+    :data:`~flashlab.cell.ISPP_SLC_2XNM` and erased with :data:`~flashlab.cell.ISPE_2XNM`; each
+    word-line program takes as many loops as that page's program did."""
+    page = program_page(cell, ISPP_SLC_2XNM, n_cells, seed=seed)
+    erased = erase_block(cell, page.vth, ISPE_2XNM, seed=seed).vth
+    pulses = page.page_pulses
+    edges = np.linspace(-6.0, 3.0, 91)
+    centres = 0.5 * (edges[1:] + edges[:-1])
+
+    @lru_cache(maxsize=len(VPASS_LIVE) * len(ORDERS) * len(PROGRAMS_VALUES))
+    def run(v_pass, order, programs):
+        return program_disturb(cell, ISPP_SLC_2XNM, boosting, v_pass, erased, pulses, order=order,
+                               programs=programs, read_ref=read_ref, seed=seed)
+
+    def percent(vth):
+        return np.histogram(vth, edges)[0] / n_cells * 100.0
+
+    before = percent(erased)
+    top_before = float(np.quantile(erased, 0.999))
+    # every fail-count curve once, not per slider move
+    curves = {(o, n): [run(v, o, n) for v in VPASS_VALUES] for o in ORDERS for n in PROGRAMS_VALUES}
+
+    def compute(v_pass, order, programs):
+        res = run(v_pass, order, programs)
+        curve = curves[order, programs]
+        clean = [v for v, r in zip(VPASS_VALUES, curve) if r.fails == 0]
+        window = (f"no fail from {min(clean):g} to {max(clean):g} V" if clean
+                  else "no pass voltage without fails")
+        top = float(np.quantile(res.vth, 0.999))
+        return {
+            "hist": {"v": centres, "before": before, "after": percent(res.vth)},
+            "curve": {"v_pass": np.array(VPASS_VALUES), "vpgm": np.array([r.fails_vpgm for r in curve]),
+                      "vpass": np.array([r.fails_vpass for r in curve]), "total": np.array([r.fails for r in curve])},
+            "here": {"v_pass": [v_pass], "total": [res.fails]},
+            "summary": summary_html(
+                f"V<sub>pass</sub> <b>{v_pass:g} V</b>, {order} program order, the cells' own word line and "
+                f"<b>{programs}</b> others programmed: "
+                f"<b>{res.fails:,}</b> of {n_cells:,} erased cells read as programmed at {read_ref:g} V "
+                f"({res.fails_vpgm:,} from V<sub>pgm</sub> disturb alone, {res.fails_vpass:,} from V<sub>pass</sub> "
+                f"disturb alone). The erased state's 99.9th percentile ({n_cells // 1000:,} cells lie above it) "
+                f"moved from {top_before:.2f} V to <b>{top:.2f} V</b>. On the grid of pass voltages, {order} "
+                f"order has {window}."
+            ),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("hist", "curve", "here")}
+        p1 = new_figure("Erased cells before and after the programs", "Vth (V)",
+                        "cells per 0.1 V bin (%)", height=260, x_range=(-6.0, 3.0),
+                        tooltips=[("Vth (V)", "@v{0.00}"), ("after (%)", "@after{0.00}")])
+        p1.varea(x="v", y1=0, y2="before", source=src["hist"], color=ERASED, alpha=0.5, legend_label="after erase")
+        p1.line("v", "after", source=src["hist"], color=PROGRAMMED, line_width=2, legend_label="after the programs")
+        p1.add_layout(Span(location=read_ref, dimension="height", line_color=REFERENCE, line_dash="dashed",
+                           line_width=2))
+        style_legend(p1, "top_right")
+        p2 = new_figure("Fail count against the pass voltage", "Vpass (V)",
+                        f"erased cells read as programmed (of {n_cells:,})", height=260,
+                        tooltips=[("Vpass (V)", "@v_pass"), ("fails", "@total")])
+        p2.line("v_pass", "vpgm", source=src["curve"], color=ERASED, line_width=2, line_dash="dashed",
+                legend_label="Vpgm disturb alone")
+        p2.line("v_pass", "vpass", source=src["curve"], color=PROGRAMMED, line_width=2, line_dash="dotted",
+                legend_label="Vpass disturb alone")
+        p2.line("v_pass", "total", source=src["curve"], color=REFERENCE, line_width=2, legend_label="both")
+        p2.scatter("v_pass", "total", source=src["here"], color=HIGHLIGHT, size=14, marker="diamond",
+                   legend_label="this Vpass")
+        style_legend(p2, "top_center")
+        return summary_column(data, p1, p2, targets=src)
+
+    return Explorable(
+        compute,
+        figure,
+        [
+            Control("v_pass", "Pass voltage Vpass (V)", VPASS_VALUES, 8.0, live_values=VPASS_LIVE, fmt="{:g} V"),
+            Control("order", "Program order within the block", ORDERS, "sequential", fmt="{}"),
+            Control("programs", "Other word lines programmed", PROGRAMS_VALUES, 63, fmt="{}"),
+        ],
+    )
+
