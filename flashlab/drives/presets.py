@@ -35,6 +35,13 @@ _WRITE_PATH = ("The model's controller spends a read's command time on a write, 
                "(allocating a page, updating the map and its journal), whose cost no source publishes.")
 _WRITE_PATH_LC = _WRITE_PATH[0].lower() + _WRITE_PATH[1:]
 
+
+def _into_slc(maker: str, then: str = "") -> str:
+    """An allowance's reason for a client drive's figure quoted into its SLC cache."""
+    return (f"{maker}'s figure is for writes into the SLC cache, which the drive engine does not model yet"
+            + (f": {then}" if then else "."))
+
+
 X25E = Drive(
     key="x25e", name="Intel X25-E 32 GB", year=2008, capacity_bytes=32 * GB, nand=MICRON_SLC_34NM,
     channels=10, dies_per_channel=2, op=20 * 2 * 2**30 / (32 * GB) - 1, host=HostInterface.sata(3.0), cores=1,
@@ -180,11 +187,9 @@ PRO980 = Drive(
     ),
     allowances=(
         Allowance(metric="random_write_iops", low=0.5, high=1.15,
-                  why=("Samsung's figure is for writes into the SLC cache (TurboWrite), which the drive engine "
-                      "does not model yet: the model writes TLC directly, one-shot.")),
+                  why=_into_slc("Samsung", "the model writes TLC directly, one-shot.")),
         Allowance(metric="seq_write_mb_s", low=0.4, high=1.15,
-                  why=("Samsung's figure is for writes into the SLC cache, which the drive engine does not model "
-                      "yet.")),
+                  why=_into_slc("Samsung")),
         Allowance(metric="direct_write_mb_s", low=0.85, high=2.1,
                   why=("The model writes TLC at its 32 dies' full program rate. The measured 1,500 MB/s comes just"
                       " after the SLC cache filled, while the drive also moved the cache's data out to TLC, "
@@ -208,15 +213,14 @@ P660 = Drive(
     ),
     allowances=(
         Allowance(metric="random_write_iops", low=0.05, high=1.15,
-                  why=("Intel's figure is for writes into the SLC cache, which the drive engine does not model "
-                      "yet: the model writes QLC directly, one-shot, at 12 MB/s per die.")),
+                  why=_into_slc("Intel", "the model writes QLC directly, one-shot, at 12 MB/s per die.")),
         Allowance(metric="seq_read_mb_s", low=0.85, high=1.4,
                   why=("The model reads at its four channels' rate, 4 x 533 MB/s; the interface rate of the "
                       "64-layer QLC die is an assumption (unpublished), and the drive's SM2263 controller reached"
                       " 1,800.")),
         Allowance(metric="seq_write_mb_s", low=0.02, high=1.15,
-                  why=("Intel's figure is for writes into the SLC cache, which the drive engine does not model "
-                      "yet; the model's figure is the post-cache rate, which it predicts (the next row).")),
+                  why=_into_slc("Intel", "the model's figure is the post-cache rate, which it predicts (the next "
+                                         "row).")),
     ),
     endurance="200 TBW (about 0.1 drive writes per day)",
     internals="Silicon Motion SM2263, 4 channels, DRAM-backed (tomshw2018intel660p). 8 dies of 1 Tb 64-layer QLC, "
