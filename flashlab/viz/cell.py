@@ -226,7 +226,7 @@ def program_disturb_window(cell: FloatingGateCell = FG_CELL_2XNM, boosting: Self
                            line_width=2))
         style_legend(p1, "top_right")
         p2 = new_figure("Fail count against the pass voltage", "Vpass (V)",
-                        f"erased cells read as programmed (of {n_cells:,})", height=260,
+                        f"fails (of {n_cells:,} erased cells)", height=260,
                         tooltips=[("Vpass (V)", "@v_pass"), ("fails", "@total")])
         p2.line("v_pass", "vpgm", source=src["curve"], color=ERASED, line_width=2, line_dash="dashed",
                 legend_label="Vpgm disturb alone")
