@@ -37,8 +37,11 @@ drives are busy at once (2026-11-24: 0.84x, 0.74x, 0.61x), the cost of work in f
 the number of devices on the clock. These ratios explain; they are no check: "8 drives on one
 clock at least as fast per event as 8 separate runs" compared different amounts of concurrency
 and was withdrawn (issue 27). What an array run is measured by instead: simulated host I/Os per
-second of wall time for 10 and 24 drives on one clock beside one drive's (:func:`array_rates`;
-the largest drive configuration the engine has, until the real-drive presets of issue 26).
+second of wall time for 10 and 24 drives on one clock beside one drive's (:func:`array_rates`),
+of ``SsdConfig()`` and of the Gen4 preset, the PM9A3 as its ``small_config()`` (2026-11-29, this
+machine: 200 k I/Os per second on one PM9A3, 140 k on 10 (0.70x), 85 k on 24 (0.43x); the events
+per I/O stay at 23.6, so the fall is the cost per event of 24 drives' FTL tables, 670 k mapping
+units each, against one's).
 
 Last, the cold compile time (CPU seconds, empty numba cache) of a first run with 1 member,
 then with 8 (the member count is data: the second compiles nothing). Prints the load average
@@ -217,10 +220,11 @@ def cold_compile() -> list:
     return [line.split() for line in run_cold(COLD).strip().splitlines()]
 
 
-def array_rates(sizes=(1, 10, 24), per_drive: int = 40000, qd_per_drive: int = 32) -> dict:
-    """Simulated host I/Os per second of wall time (best of 3) on ``D`` drives of the largest
-    drive configuration the engine has today (``SsdConfig()``: 1 GiB user, 4 channels x 2 dies x
-    2 planes, 64 pages per block), for each ``D`` in ``sizes``: ``per_drive`` 4 KiB host I/Os per
+def array_rates(config=None, sizes=(1, 10, 24), per_drive: int = 40000, qd_per_drive: int = 32) -> dict:
+    """Simulated host I/Os per second of wall time (best of 3) on ``D`` drives of ``config``
+    (default ``SsdConfig()``: 1 GiB user, 4 channels x 2 dies x 2 planes, 64 pages per block; the
+    Gen4 preset is ``flashlab.drives.PM9A3.small_config()``, with its host interface, controller,
+    16 KiB pages and one-shot TLC), for each ``D`` in ``sizes``: ``per_drive`` 4 KiB host I/Os per
     drive (30% reads, uniform over each drive, the member drawn at random; every drive filled
     once sequentially and once at random first, untimed by the engine, so that reads find
     data on NAND and writes meet GC), a closed loop of
@@ -237,7 +241,7 @@ def array_rates(sizes=(1, 10, 24), per_drive: int = 40000, qd_per_drive: int = 3
     from flashlab.ssd.engine import run_members
 
     K.run_events = _timed_run_events
-    cfg = SsdConfig()
+    cfg = SsdConfig() if config is None else config
     out = {}
     for D in sizes:
         n = per_drive * D
@@ -285,12 +289,16 @@ def main() -> None:
         scale.append(f"{d}: {(r['one clock'][0] / r['one clock'][1]) / (r['separate'][0] / r['separate'][1]):.2f}x")
     print(f"one clock against separate runs at 5000 IOPS per drive, by number of busy drives: {', '.join(scale)}")
     print(f"L2 cache per core: {_l2_bytes()}")
-    rates = array_rates()
-    one = rates[1]["ios_per_s"]
-    for D, r in rates.items():
-        print(f"{D:2d} x SsdConfig() (1 GiB, 16 planes), closed loop qd {32 * D}, 30% reads: "
-              f"{r['ios_per_s'] / 1e3:7.1f} k simulated host I/Os per wall second ({r['loop_ios_per_s'] / 1e3:.1f} k in "
-              f"the event loop alone; {r['events_per_io']:.1f} events per I/O) -> {r['ios_per_s'] / one:.2f}x one drive's")
+    from flashlab.drives import PM9A3
+
+    for label, config in (("SsdConfig() (1 GiB, 16 planes)", None),
+                          ("PM9A3.small_config() (Gen4 x4, 256 planes)", PM9A3.small_config())):
+        rates = array_rates(config)
+        one = rates[1]["ios_per_s"]
+        for D, r in rates.items():
+            print(f"{D:2d} x {label}, closed loop qd {32 * D}, 30% reads: {r['ios_per_s'] / 1e3:7.1f} k simulated host "
+                  f"I/Os per wall second ({r['loop_ios_per_s'] / 1e3:.1f} k in the event loop alone; "
+                  f"{r['events_per_io']:.1f} events per I/O) -> {r['ios_per_s'] / one:.2f}x one drive's")
     for D, s in cold_compile():
         print(f"cold compile, first run with {D} member(s) (empty numba cache, CPU): {s} s")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
