@@ -249,7 +249,10 @@ class Drive:
         go to ``SsdConfig`` (e.g. ``gc``)."""
         check_real("capacity_scale", capacity_scale, 0.0, 1.0, lo_open=True)
         whole = self._whole(**kwargs)
-        lowest = self._min_scale(whole)
+        return self._scaled(whole, capacity_scale, self._min_scale(whole))
+
+    def _scaled(self, whole: SsdConfig, capacity_scale: float, lowest: float) -> SsdConfig:
+        """``whole`` cut to ``capacity_scale`` of its blocks per plane, refused below ``lowest``."""
         if capacity_scale < lowest:
             raise ValueError(f"capacity_scale must be in [{lowest:.4g}, 1] for the {self.name}: a smaller drive keeps "
                              f"too few blocks per plane for the FTL's free and open superblocks in the spare area "
@@ -263,7 +266,9 @@ class Drive:
         build and to write whole, for short runs from fresh or just written, whose rates do not
         depend on the scale; a steady state needs more blocks (:mod:`flashlab.drives.validate`)."""
         check_real("margin", margin, 1.0, 1e6)
-        return self.config(min(1.0, margin * self.min_scale(**kwargs)), **kwargs)
+        whole = self._whole(**kwargs)
+        lowest = self._min_scale(whole)
+        return self._scaled(whole, min(1.0, margin * lowest), lowest)
 
     def min_scale(self, **kwargs) -> float:
         """The smallest ``capacity_scale`` :meth:`config` accepts (with the same keyword

@@ -161,7 +161,7 @@ def min_blocks_per_plane(geometry: Geometry, config: FtlConfig) -> int:
             g = dataclasses.replace(geometry, blocks_per_plane=bpp)
         except ValueError:  # so few pages that the op leaves the user none
             return False
-        return _max_user_pages(g, config) >= max(1, g.user_pages)
+        return _has_room(g, config)
 
     spare = config.gc_high + config.open_frontiers - 1
     bpp = max(1, math.floor(spare * (1.0 + geometry.op) / geometry.op / planes) - 1)  # just below the bound
@@ -176,6 +176,8 @@ def check_capacity(geometry: Geometry, config: FtlConfig, blocks_name: str = "bl
                    watermark: str = "gc_high") -> None:
     """Raise ``ValueError`` unless ``geometry`` has room for its user pages under ``config``:
     first that it has enough blocks at all, then that its ``op`` is at least :func:`min_op`."""
+    if _has_room(geometry, config):
+        return
     spare = config.gc_high + config.open_frontiers - 1
     if _max_user_pages(geometry, config) < 1:
         raise ValueError(
@@ -193,6 +195,11 @@ def state_bytes(geometry: Geometry) -> int:
     """Bytes of an FTL's state for ``geometry``: the arrays :class:`Ftl` allocates (pages, l2p,
     blk, blk64; the rest is a few hundred bytes)."""
     return 8 * geometry.physical_pages + 4 * geometry.user_pages + (4 * K.N_BLK + 16) * geometry.blocks
+
+
+def _has_room(geometry: Geometry, config: FtlConfig) -> bool:
+    """What :func:`check_capacity` checks: some user data fits, and all of it."""
+    return 1 <= geometry.user_pages <= _max_user_pages(geometry, config)
 
 
 def _max_user_pages(geometry: Geometry, config: FtlConfig) -> int:

@@ -6,9 +6,9 @@
   figure for the same workload where it quotes one.
 
 The drives keep every channel, die, plane and page but only 1.25 times the fewest blocks per
-plane their FTL's reserve allows (:meth:`~flashlab.drives.Drive.small_config`), so that a point answers within the live explorables' 100 ms: a drive is written untimed before
-its first read (so reads find data), and writing a drive cut to 128 blocks per plane took the
-PM9A3 200-270 ms. The runs are short and start fresh or just written, where the scale does not
+plane their FTL's reserve allows (:meth:`~flashlab.drives.Drive.small_config`), so that a point
+answers within the live explorables' 100 ms: a drive is written untimed before its first read
+(so reads find data), and writing a drive cut to 128 blocks per plane took the PM9A3 200-270 ms. The runs are short and start fresh or just written, where the scale does not
 set the rates (what it does set, the steady state, is :func:`~flashlab.drives.validate`'s).
 """
 
