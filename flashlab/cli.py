@@ -2,7 +2,8 @@
 
 Each subcommand lives beside the layer it reports on, in a module exposing
 ``register(subparsers)`` that adds its parser and sets ``func`` (a callable taking the
-parsed arguments and returning the text to print). This module only dispatches and turns
+parsed arguments and returning the text to print, or the text and an exit status: ``flashlab
+spec`` exits 1 for a specification the drive fails). This module only dispatches and turns
 bad input (or a run too large for the memory) into a one-line message with exit status 2, never
 a traceback.
 """
@@ -19,7 +20,8 @@ import sys
 # every layer (SciPy's statistics among them: about a second of CPU before the FTL starts).
 SUBCOMMANDS: dict[str, str] = {"rber": "flashlab.cell.cli", "wa": "flashlab.ftl.cli", "cliff": "flashlab.ssd.cli",
                                "sweep": "flashlab.sweep_cli", "quiz": "flashlab.quiz.cli",
-                               "array": "flashlab.array.cli"}
+                               "array": "flashlab.array.cli", "spec": "flashlab.drives.cli",
+                               "act": "flashlab.drives.act_cli"}
 SUBCOMMAND_MODULES: tuple[str, ...] = tuple(SUBCOMMANDS.values())
 
 
@@ -46,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(command if command in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     try:
-        text = args.func(args)
+        text, status = out if isinstance(out := args.func(args), tuple) else (out, 0)
     except ValueError as exc:
         print(f"flashlab {args.command}: error: {exc}", file=sys.stderr)
         return 2
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text, flush=True)
     except BrokenPipeError:  # the reader went away (e.g. `| head`): no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

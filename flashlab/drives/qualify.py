@@ -57,6 +57,9 @@ ACT_SLICE_S = 3600.0
 #: The nines a QoS table prints.
 QOS_NINES = (99.0, 99.9, 99.99, 99.999)
 MAPPING_UNIT = 4096
+#: Requests inside a drive with no host interface (its own ``max_qd`` otherwise); the rest wait
+#: in the host's queue, their latency counted from arrival.
+OPEN_LOOP_QD = 256
 #: Most slices :func:`act_rules` judges (a year of hours).
 MAX_SLICES = 10**4
 
@@ -213,10 +216,10 @@ def act_rules(arrival_us, latency_us, slice_s: float = ACT_SLICE_S) -> ActVerdic
     arr = check_array("arrival_us", arrival_us, 0.0, 1e18)
     lat = _latencies("latency_us", latency_us, arr.size)
     width = check_real("slice_s", slice_s, 0.0, 1e9, lo_open=True) * 1e6
+    if arr.max() / width >= MAX_SLICES:
+        raise ValueError(f"slice_s: arrival_us up to {arr.max():g} us in slices of {width / 1e6:g} s make more "
+                         f"than {MAX_SLICES} slices")
     nslices = int(arr.max() // width) + 1
-    if nslices > MAX_SLICES:
-        raise ValueError(f"slice_s: arrival_us up to {arr.max():g} us in slices of {width / 1e6:g} s make "
-                         f"{nslices} slices; at most {MAX_SLICES}")
     idx = (arr // width).astype(np.int64)
     reads = np.bincount(idx, minlength=nslices)
     over = np.zeros((nslices, len(ACT_LIMITS)), np.int64)
@@ -292,9 +295,9 @@ def _fits(config: SsdConfig, write_bytes: int) -> str:
 
 
 def _run(config, op, lba, pages, arrivals, seed, precondition_fills):
-    res = run_members([config], op, lba, pages, np.zeros(op.size, np.int64), arrivals=arrivals,
-                      qd=config.host.max_qd, seed=seed, precondition_fills=precondition_fills, progress=False)
-    return res
+    qd = config.host.max_qd if config.host is not None else OPEN_LOOP_QD
+    return run_members([config], op, lba, pages, np.zeros(op.size, np.int64), arrivals=arrivals, qd=qd, seed=seed,
+                       precondition_fills=precondition_fills, progress=False)
 
 
 @dataclass(frozen=True)
@@ -355,6 +358,8 @@ class ActRating:
     def __str__(self) -> str:
         if self.multiple < 0:
             return f"unrated: {self.reason}"
+        if self.multiple == 0:
+            return "fails 1x"
         return f"{'at least ' if self.capped else ''}{self.multiple}x"
 
 
