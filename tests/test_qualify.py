@@ -146,12 +146,20 @@ def test_a_rating_is_deterministic_and_brackets_pass_and_fail():
     assert act_rating(DRIVES["x25e"], max_multiple=64, reads=10_000, seed=1) == r
 
 
-def test_a_large_block_the_buffer_cannot_take_leaves_the_drive_unrated():
+def test_a_drive_too_small_for_random_large_blocks_is_unrated_and_a_small_buffer_is_not():
+    """The engine streams a write larger than the write buffer (a real drive does too), so a
+    64 KiB buffer still takes ACT's 128 KiB blocks; a drive of 256 KiB cannot hold four."""
     from dataclasses import replace
 
-    small = replace(DRIVES["x25e"].small_config(), cache_bytes=64 * 1024)
-    r = act_rating(small)
-    assert r.multiple == -1 and "write buffer" in r.reason and str(r).startswith("unrated")
+    from flashlab.ssd import SsdConfig, ssd_geometry
+
+    tiny = SsdConfig(geometry=ssd_geometry(2**18, 8.0, channels=1, dies_per_channel=1, planes_per_die=2,
+                                           pages_per_block=8), timing="slc")
+    r = act_rating(tiny)
+    assert r.multiple == -1 and "quarter of the drive" in r.reason and str(r).startswith("unrated")
+    small_buffer = replace(DRIVES["x25e"].small_config(), cache_bytes=64 * 1024)
+    run = act_run(small_buffer, 1, reads=1000, precondition_fills=0.0)
+    assert not run.error and run.verdict.reads.sum() == 1000
 
 
 # ---------------------------------------------------------------- specifications

@@ -282,15 +282,13 @@ def _streams(config: SsdConfig, streams, seed: int, *, duration_us: float = 0.0,
 
 
 def _fits(config: SsdConfig, write_bytes: int) -> str:
-    """Why a write of ``write_bytes`` cannot run on ``config`` ('' if it can): the engine takes a
-    write only whole into the write buffer, beside a partly filled NAND page."""
+    """Why a write of ``write_bytes`` cannot run on ``config`` ('' if it can): random writes of
+    it need at least four slots of its size in the drive. (A write larger than the drive's write
+    buffer streams through it, :class:`~flashlab.ssd.SsdConfig`.)"""
     pages = write_bytes // config.geometry.page_size
     if pages > config.geometry.user_pages // 4:
         return (f"a {write_bytes // 1024} KiB write must be at most a quarter of the drive's "
                 f"{config.geometry.user_pages * config.geometry.page_size // 1024} KiB")
-    if config.cache_bytes and pages + config.slots - 1 > config.cache_slots:
-        return (f"a {write_bytes // 1024} KiB write must fit the drive's {config.cache_bytes // 1024} KiB write "
-                f"buffer beside a partly filled NAND page; it does not")
     return ""
 
 
@@ -369,8 +367,8 @@ def act_rating(drive, *, max_multiple: int = 1024, reads: int = 20000, precondit
     slice): 1x, then doubling until a failure or ``max_multiple`` (1 to 10**4), then bisection
     between the last pass and the first failure. It assumes a drive that fails at a load fails
     at every higher one. ``reads`` (10,000 to 10**6: the 0.1% limit needs 10,000) per run;
-    the same ``seed`` for every run, so the rating is deterministic. A drive whose write
-    buffer cannot take a large block whole is unrated."""
+    the same ``seed`` for every run, so the rating is deterministic. A drive too small for
+    random large blocks (fewer than four) is unrated."""
     config = _config(drive)
     top = check_int("max_multiple", max_multiple, 1, 10**4)
     check_int("reads", reads, 10000, 10**6)
