@@ -537,14 +537,15 @@ class SpecResult:
     def report(self) -> str:
         """The verdict, each limit with the measured figure beside it, and the QoS tables."""
         w = self.spec.workload
-        lines = [f"{self.name}: {w['rwmixread']:g}% reads of {w['read_size_kib']} KiB ({self.read_iops:,.0f}/s), "
-                 f"writes of {w['write_size_kib']} KiB at {w['write_mb_s']:g} MB/s ({self.write_iops:,.0f}/s), "
-                 f"open loop, seed {w['seed']}"]
+        lines = [f"{self.name}, open loop, seed {w['seed']}",
+                 f"  reads {w['rwmixread']:g}% of {w['read_size_kib']} KiB ({self.read_iops:,.0f}/s), writes of "
+                 f"{w['write_size_kib']} KiB at {w['write_mb_s']:g} MB/s ({self.write_iops:,.0f}/s)"]
         for c in self.checks:
             got = "no samples" if math.isnan(c.measured_ms) else f"{c.measured_ms:.3f} ms"
-            tag = {"pass": "pass", "fail": "FAIL", "not supported": "NOT SUPPORTED (too few samples)"}[c.outcome]
-            lines.append(f"  {c.limit.name:<18} <= {c.limit.bound_ms:<8g} measured {got:<12} "
-                         f"({c.n:,} samples)  {tag}")
+            tag = {"pass": "pass", "fail": "FAIL", "not supported": "NOT SUPPORTED"}[c.outcome]
+            lines.append(f"  {c.limit.name:<16} <= {c.limit.bound_ms:<6g} measured {got:>12}  n={c.n:,}  {tag}")
+        if any(c.outcome == "not supported" for c in self.checks):
+            lines.append("  (NOT SUPPORTED: fewer than 10 samples lie beyond the percentile)")
         for op, rows in self.qos.items():
             lines.append(format_qos(rows, op))
         if self.error:
