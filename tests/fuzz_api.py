@@ -371,6 +371,12 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("workload.Workload.chunks", first_chunk(wl),
         params({"user_pages": 1000, "seed": 1, "chunk_size": 64}, user_pages=Param("int", 1000),
                chunk_size=Param("int", 64, cap=10**5)), "workload")
+    churn = W.FileChurn(0.6, True)
+    add("workload.FileChurn", W.FileChurn, dataclass_params(churn), "workload")
+    add("workload.FileChurn.chunks", first_chunk(churn),
+        params({"user_pages": 1000, "seed": 1, "chunk_size": 64}, user_pages=Param("int", 1000, cap=10**6),
+               chunk_size=Param("int", 64, cap=10**5)), "workload")
+    add("workload.FileChurn.live_pages", churn.live_pages, params({"user_pages": 1000}), "workload")
     tr = W.Trace(np.array([0, 1, 0], np.int8), np.array([0, 5, 9]), np.array([2, 1, 1]), np.array([1, 2, 3]))
     add("workload.Trace", W.Trace, dataclass_params(tr, source="text"), "workload")
     add("workload.Trace.chunks", first_chunk(tr), params({"user_pages": 100, "seed": 0, "chunk_size": 16},
