@@ -20,7 +20,7 @@ from flashlab._validate import check_bool, check_instance, check_int, check_real
 from flashlab.device.geometry import Geometry
 from flashlab.ftl import _kernels as K
 from flashlab.ftl.core import SERIES_NAMES, Ftl, FtlConfig
-from flashlab.workload import OP_WRITE, FileChurn, Trace, Workload
+from flashlab.workload import OP_WRITE, EnterpriseEndurance, FileChurn, Trace, Workload
 
 _PRECONDITION_CHUNK = 1 << 20
 
@@ -78,7 +78,7 @@ class FtlResult:
 def simulate(
     geometry: Geometry,
     config: FtlConfig = FtlConfig(),
-    workload: Workload | FileChurn | Trace = Workload(),
+    workload: Workload | FileChurn | EnterpriseEndurance | Trace = Workload(),
     fills: float = 20.0,
     seed: int = 0,
     *,
@@ -92,8 +92,9 @@ def simulate(
     Parameters
     ----------
     geometry, config : the device and its FTL.
-    workload : a :class:`~flashlab.workload.Workload`, a :class:`~flashlab.workload.FileChurn` or a
-        :class:`~flashlab.workload.Trace` (replayed from the start until enough writes were made).
+    workload : a :class:`~flashlab.workload.Workload`, :class:`~flashlab.workload.FileChurn`,
+        :class:`~flashlab.workload.EnterpriseEndurance` or :class:`~flashlab.workload.Trace`
+        (replayed from the start until enough writes were made).
     fills : float in (0, 10000], drive writes after the preconditioning fill.
     seed : workload and random-victim seed; the same seed gives the same result bit for bit.
     precondition : write every LBA once, sequentially, first.
@@ -101,7 +102,7 @@ def simulate(
     samples : int in [1, 100000], approximate number of time-series samples.
     progress : show a tqdm bar (default: when stderr is a terminal).
     """
-    check_instance("workload", workload, (Workload, FileChurn, Trace))
+    check_instance("workload", workload, (Workload, FileChurn, EnterpriseEndurance, Trace))
     fills = check_real("fills", fills, 0.0, 10000.0, lo_open=True)
     check_seed("seed", seed)
     measure = fills / 2 if measure_fills is None else check_real(
