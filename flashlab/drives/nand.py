@@ -142,7 +142,7 @@ SAMSUNG_VNAND_MLC_32L = NandPart(
 #: press figure, "write below 450 us" per page (hexus2019v6), matches the per-page equivalent of
 #: 82 MB/s: 2 x 16 KiB / 82 MB/s = 400 us. No P/E rating is published: 8,000 cycles is set once
 #: from the PM9A3's 1.3 drive writes per day under the JESD219 enterprise workload
-#: (:mod:`flashlab.drives.endurance`; 7,990 rounded), so the 980 PRO's 600 TBW is a prediction.
+#: (:mod:`flashlab.drives.endurance`: 7,994, rounded), so the 980 PRO's 600 TBW is a prediction.
 SAMSUNG_V6_TLC = NandPart(
     name="Samsung V6 128-layer TLC 512 Gb", bits_per_cell=3, die_bits=512 * 2**30, page_bytes=16384,
     pages_per_block=1536, planes=2, t_read_us=(45.0, 45.0, 45.0),
