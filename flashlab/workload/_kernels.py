@@ -19,8 +19,9 @@ def file_churn(targets, victims, live, slot, trim, ops, lbas):
     ``live``, -1 if free) are updated in place; ``ops`` and ``lbas`` (two entries per step) get
     the host requests. Returns the number of requests written.
 
-    The wrapper checks every ``targets[i]`` in ``[0, slot.size)``, ``victims`` in [0, 1), one
-    victim per target, ``live`` non-empty and ``ops``/``lbas`` of ``2 x targets.size``.
+    Every index is in range by construction: the wrapper (``FileChurn.chunks``) draws each
+    ``targets[i]`` in ``[0, slot.size)`` and ``victims`` in [0, 1), one per target; ``live`` is
+    non-empty and holds LBAs only; ``ops``/``lbas`` hold ``2 x targets.size``.
     """
     n_live = live.size
     k = 0
