@@ -112,7 +112,33 @@ def test_file_churn_deletes_once_per_new_file():
 
 
 @pytest.mark.parametrize("kwargs, name", [({"live_share": 0.0}, "live_share"), ({"live_share": 1.5}, "live_share"),
-                                          ({"trim": 1}, "trim"), ({"live_share": float("nan")}, "live_share")])
+                                          ({"trim": 1}, "trim"), ({"live_share": float("nan")}, "live_share"),
+                                          ({"trim_after": -1.0}, "trim_after")])
 def test_file_churn_refuses_bad_input(kwargs, name):
     with pytest.raises(ValueError, match=name):
         FileChurn(**kwargs)
+
+
+def test_a_file_system_that_starts_to_trim_gives_the_drive_its_spare_back():
+    """Three drive writes without TRIM, then fstrim and TRIM on every deletion: the drive holds
+    only the live data again, and its WA falls from the nominal op's to the effective op's."""
+    g = Geometry(blocks_per_plane=1024, pages_per_block=32, op=0.1)
+    wl = FileChurn(0.5, True, trim_after=3.0)
+    r = simulate(g, FtlConfig(), wl, fills=6, measure_fills=2, seed=2, progress=False)
+    assert r.valid_pages == wl.live_pages(g.user_pages)
+    s = r.series
+    fills = s["fills"] - 1.0  # drive writes of the workload, after the sequential fill
+    before = (fills > 1.0) & (fills <= 3.0)
+    programs = s["host_writes"] + s["gc_copies"]
+    wa_before = np.diff(programs[before][[0, -1]]) / np.diff(s["host_writes"][before][[0, -1]])
+    model = {op: float(wa_greedy(op, 32)) for op in (g.physical_pages / g.user_pages - 1,
+                                                     g.physical_pages / wl.live_pages(g.user_pages) - 1)}
+    assert wa_before[0] == pytest.approx(list(model.values())[0], rel=0.04)
+    assert r.wa_steady == pytest.approx(list(model.values())[1], rel=0.02)
+    assert r.counters["trims"] > g.user_pages - wl.live_pages(g.user_pages)  # the fstrim, then deletions
+
+
+def test_trim_after_zero_is_trimming_from_the_start():
+    a = _stream(FileChurn(0.4, True), 800, 5, 4000)
+    b = _stream(FileChurn(0.4, True, trim_after=0.0), 800, 5, 4000)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))

@@ -41,15 +41,22 @@ class FileChurn:
         Send a TRIM for every deleted LBA, and once at the start for every LBA the file system
         does not use (as ``fstrim`` does on a freshly made file system). Without it the drive
         never learns what was deleted.
+    trim_after : float in [0, 10000], drive writes
+        With ``trim``: start trimming only after this many drive writes (``trim_after x
+        user_pages`` host writes) of the workload; the file system then trims all of its free
+        space once, as ``fstrim`` does, and every deletion from then on. Before that it trims
+        nothing, so a run shows a drive recovering when its file system starts to trim.
     """
 
     live_share: float = 0.5
     trim: bool = True
+    trim_after: float = 0.0
 
     def __post_init__(self):
         plain_fields(self)
         check_real("live_share", self.live_share, 0.0, 1.0, lo_open=True)
         check_bool("trim", self.trim)
+        check_real("trim_after", self.trim_after, 0.0, 10000.0)
 
     def live_pages(self, user_pages: int) -> int:
         """Live LBAs the file system keeps on a drive of ``user_pages`` LBAs."""
@@ -58,9 +65,10 @@ class FileChurn:
 
     def chunks(self, user_pages: int, seed: int = 0, chunk_size: int = DEFAULT_CHUNK
                ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Endless stream of ``(ops, lbas)`` chunks holding ``chunk_size`` host writes each (plus
-        the TRIMs of the deletions among them); with ``trim``, the first chunks TRIM the LBAs the
-        file system leaves free (``chunk_size`` of them per chunk)."""
+        """Endless stream of ``(ops, lbas)`` chunks holding up to ``chunk_size`` host writes each
+        (plus the TRIMs of the deletions among them); with ``trim``, once ``trim_after`` drive
+        writes are done (at once by default), chunks of ``chunk_size`` TRIMs of the LBAs the
+        file system leaves free."""
         live_n = self.live_pages(user_pages)
         check_seed("seed", seed)
         chunk_size = check_int("chunk_size", chunk_size, 1, 2**28)
@@ -71,15 +79,21 @@ class FileChurn:
         live = order[:live_n].copy()
         slot = np.full(user_pages, -1, dtype=np.int32)
         slot[live] = np.arange(live_n, dtype=np.int32)
-        if self.trim:
-            free = np.sort(order[live_n:])
-            for start in range(0, free.size, chunk_size):
-                part = free[start:start + chunk_size]
-                yield np.full(part.size, OP_TRIM, dtype=np.int8), part
         ops = np.empty(2 * chunk_size, dtype=np.int8)
         lbas = np.empty(2 * chunk_size, dtype=np.int32)
+        wait = round(self.trim_after * user_pages)  # host writes before the file system trims
+        trimming = False
         while True:
-            targets = rng.integers(0, user_pages, chunk_size).astype(np.int32)
-            victims = rng.random(chunk_size)
-            n = K.file_churn(targets, victims, live, slot, self.trim, ops, lbas)
+            if self.trim and not trimming and wait == 0:
+                trimming = True  # fstrim: every LBA the file system holds no data on, once
+                free = np.flatnonzero(slot < 0).astype(np.int32)
+                for start in range(0, free.size, chunk_size):
+                    part = free[start:start + chunk_size]
+                    yield np.full(part.size, OP_TRIM, dtype=np.int8), part
+            n_writes = chunk_size if trimming or not self.trim else min(chunk_size, wait)
+            targets = rng.integers(0, user_pages, n_writes).astype(np.int32)
+            victims = rng.random(n_writes)
+            n = K.file_churn(targets, victims, live, slot, trimming, ops, lbas)
+            if self.trim and not trimming:
+                wait -= n_writes
             yield ops[:n].copy(), lbas[:n].copy()
