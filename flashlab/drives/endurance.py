@@ -45,11 +45,12 @@ class Rating:
 
     Parameters
     ----------
-    tbw : float > 0, terabytes written (10**12 bytes); ``dwpd x capacity x 365 x years`` when the
+    tbw : float > 0, terabytes written (``10**12`` bytes); ``dwpd x capacity x 365 x years`` when the
         datasheet gives drive writes per day
     years : float > 0, the warranty period the rating spans
     workload : one of :data:`WORKLOADS`, or ``client`` (JESD219A's client trace)
-    source : str, bibliography key(s); note : str, what the figure is
+    source : str, bibliography key(s)
+    note : str, what the figure is
     """
 
     tbw: float
