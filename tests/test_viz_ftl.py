@@ -193,6 +193,7 @@ def test_trim_axis_holds_every_setting_and_the_pages_add_up():
     (lambda: F.fill_lbas(-3, 5), r"data must be in \[1, "),
     (lambda: F.op_of("x"), "geometry must be a Geometry"),
     (lambda: F.trim_point(0.0, True), r"live_share must be in \(0, 1\]"),
+    (lambda: F.trim_point(0.5, "no"), "trim must be True or False"),
 ])
 def test_helpers_refuse_what_they_would_misread(call, match):
     """frame_data(k=-1) showed the last frame as if it were step -1 (Python's negative index) and a

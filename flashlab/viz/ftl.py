@@ -26,7 +26,7 @@ from bokeh.layouts import column, row
 from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, LinearColorMapper,
                           Range1d, Span)
 
-from .._validate import check_choice, check_instance, check_int, check_real
+from .._validate import check_bool, check_choice, check_instance, check_int, check_real
 from ..device import Geometry
 from ..ftl.stepper import TINY_CONFIG, TINY_GEOMETRY
 from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, Stepper, simulate, wa_agarwal,
@@ -642,7 +642,8 @@ def trim_point(live_share: float, trim: bool, blocks: int = 1024, pages_per_bloc
     """Steady state of :class:`~flashlab.workload.FileChurn` (``live_share`` of the user space
     live, deletes trimmed or not) after a sequential fill: ``fills`` drive writes, measured over
     the second half. Cached."""
-    return _trim_point(float(live_share), bool(trim), blocks, pages_per_block, float(op), float(fills), seed)
+    live_share = check_real("live_share", live_share, 0.0, 1.0, lo_open=True)
+    return _trim_point(live_share, check_bool("trim", trim), blocks, pages_per_block, float(op), float(fills), seed)
 
 
 @lru_cache(maxsize=256)
