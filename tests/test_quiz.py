@@ -347,3 +347,20 @@ def test_cli_prints_the_problem_and_with_solve_the_answer():
     assert p.text in solved.stdout and p.solution() in solved.stdout
     bad = run("nonsense")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_trim_answer_is_the_arithmetic_and_the_engine_meets_the_model(seed):
+    """op from the stated sizes, the effective op from the live share, the greedy model at each,
+    and a simulation within 4 % above it (the FTL's free and open blocks hold no data)."""
+    a = quiz.make("trim", seed).answer
+    op = a["raw_gib"] * 2**30 / (a["user_gb"] * 1e9) - 1
+    assert a["op"] == pytest.approx(op, rel=1e-12)
+    assert a["op_eff"] == pytest.approx((1 + op) / a["live"] - 1, rel=1e-12)
+    from flashlab.ftl import wa_greedy
+
+    assert a["model_trim"] == pytest.approx(float(wa_greedy(a["op_eff"], 32)), rel=1e-12)
+    assert a["model_plain"] == pytest.approx(float(wa_greedy(op, 32)), rel=1e-12)
+    for got, model in ((a["wa_trim"], a["model_trim"]), (a["wa_plain"], a["model_plain"])):
+        assert model * 0.99 < got < model * 1.04
+    assert a["wa_plain"] > 1.5 * a["wa_trim"]

@@ -5,13 +5,17 @@ interface, controller, over-provisioning) and what its datasheet promises; :meth
 turns it into an :class:`~flashlab.ssd.SsdConfig` at any ``capacity_scale``, and
 :func:`validate` simulates every datasheet figure and sets it beside the datasheet. The presets
 (:mod:`flashlab.drives.presets`) cover 2008 to 2021; :data:`DRIVES` holds them by key.
+:func:`endurance` turns a preset's over-provisioning, NAND P/E rating and the FTL's write
+amplification into TBW and DWPD, beside the datasheets' ratings (:data:`RATINGS`).
 This layer sits above :mod:`flashlab.ssd`; the engine never imports it.
 """
 
 from flashlab.drives.drive import METRICS, TOLERANCE, Allowance, Drive, Figure
+from flashlab.drives.endurance import RATINGS, Endurance, Rating, dwpd, endurance, tbw
 from flashlab.drives.nand import NandPart
 from flashlab.drives.presets import DISK, DRIVES, F20, P660, PM9A3, PRO850, PRO980, SSD320, X25E
 from flashlab.drives.validate import Row, Validation, measure, validate
 
-__all__ = ["Allowance", "DISK", "DRIVES", "Drive", "F20", "Figure", "METRICS", "NandPart", "P660", "PM9A3", "PRO850",
-           "PRO980", "Row", "SSD320", "TOLERANCE", "Validation", "X25E", "measure", "validate"]
+__all__ = ["Allowance", "DISK", "DRIVES", "Drive", "Endurance", "F20", "Figure", "METRICS", "NandPart", "P660", "PM9A3",
+           "PRO850", "PRO980", "RATINGS", "Rating", "Row", "SSD320", "TOLERANCE", "Validation", "X25E", "dwpd",
+           "endurance", "measure", "tbw", "validate"]

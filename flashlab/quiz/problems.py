@@ -28,11 +28,13 @@ from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
+from flashlab.ftl.models import wa_greedy
 from flashlab.ftl.simulate import simulate
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.sim import HostLoad, simulate_io
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
 from flashlab.tech.planar import EPS_OX_AF_PER_NM, WINDOW_UNITS, PlanarCell, state_spacing_units
+from flashlab.workload.filesystem import FileChurn
 
 
 @dataclass(frozen=True)
@@ -593,6 +595,44 @@ def _sweep(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("sweep", seed, text, answer, working)
 
 
+# ------------------------------------------------------------------------------ trim
+#: The trim topic's simulated device: blocks of this many pages, and this many blocks.
+TRIM_PPB, TRIM_BLOCKS = 32, 2048
+
+
+def _trim(rng: np.random.Generator, seed: int) -> Problem:
+    raw_gib, user_gb = ((512, 480), (512, 500), (1024, 960), (1024, 1000), (2048, 1920))[int(rng.integers(0, 5))]
+    live = float(rng.choice([0.4, 0.5, 0.6, 0.7, 0.8]))
+    op = raw_gib * 2**30 / (user_gb * 1e9) - 1.0
+    op_eff = (1.0 + op) / live - 1.0
+    g = Geometry(blocks_per_plane=TRIM_BLOCKS, pages_per_block=TRIM_PPB, op=op)
+    model = {t: float(wa_greedy(op_eff if t else op, TRIM_PPB)) for t in (True, False)}
+    wa = {t: simulate(g, FtlConfig(), FileChurn(live, t), fills=3.0, seed=seed, progress=False).wa_steady
+          for t in (True, False)}
+    text = (
+        f"A drive sells {user_gb} GB of user space from {raw_gib} GiB of flash. Its file system keeps "
+        f"{live:.0%} of the user space live, and deletes as much as it creates.\n\n"
+        "(a) What is the drive's over-provisioning, and the effective over-provisioning when the file "
+        "system trims every deletion?\n"
+        f"(b) Predict the write amplification of random writes with and without TRIM from Desnoyers' greedy "
+        f"model for blocks of {TRIM_PPB} pages.\n"
+        f"(c) Check with flashlab: simulate {TRIM_BLOCKS} blocks of {TRIM_PPB} pages at the same op under "
+        "flashlab.workload.FileChurn, with and without TRIM."
+    )
+    working = (
+        f"(a) op = {raw_gib} x 2^30 / ({user_gb} x 10^9) - 1 = {op:.3f}. With TRIM the drive holds only the "
+        f"live data, {live:.0%} of the user pages, so the effective op is (1 + op) / {live:g} - 1 = "
+        f"{op_eff:.3f}. Without TRIM it holds every LBA the file system ever wrote: op stays {op:.3f}.\n"
+        f"(b) Greedy model: {model[True]:.2f} with TRIM, {model[False]:.2f} without.\n"
+        f"(c) The engine: {wa[True]:.2f} with TRIM, {wa[False]:.2f} without ({wa[False] / wa[True]:.1f}x the "
+        "flash writes for the same host writes). Its few free and open blocks hold no data, so it sits a "
+        "little above the model."
+    )
+    answer = dict(raw_gib=raw_gib, user_gb=user_gb, live=live, op=op, op_eff=op_eff, model_trim=model[True],
+                  model_plain=model[False], wa_trim=wa[True], wa_plain=wa[False])
+    return Problem("trim", seed, text, answer, working)
+
+
 # ------------------------------------------------------------------------------ capacity
 #: Drive sizes of the capacity quiz, decimal TB as drives are sold.
 CAPACITY_DRIVE_TB = (0.96, 1.92, 3.84, 7.68, 15.36)
@@ -731,6 +771,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "sweep": _sweep,
     "capacity": _capacity,
     "boost": _boost,
+    "trim": _trim,
 }
 
 
