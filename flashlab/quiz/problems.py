@@ -640,6 +640,46 @@ def _capacity(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("capacity", seed, text, answer, working)
 
 
+def _reduction(rng: np.random.Generator, seed: int) -> Problem:
+    drives = int(rng.choice([10, 12, 16, 24]))
+    drive_tb = float(rng.choice(CAPACITY_DRIVE_TB))
+    c = array_capacity(drives, drive_tb * UNITS["TB"], raid=6, group_width=drives, op=0.0, system_reserve=0.0)
+    usable_tb = c.usable_bytes / UNITS["TB"]
+    written_tb = round(float(rng.uniform(0.2, 0.6)) * usable_tb, 1)
+    ratio = float(rng.choice([1.5, 2.0, 3.0, 4.0, 5.0]))
+    claimed = float(rng.choice([4.0, 5.0, 6.0]))
+    nxt = float(rng.choice([1.0, 1.5, 2.0]))
+    occupied = written_tb / ratio
+    left = usable_tb - occupied
+    text = (
+        f"An all-flash array of {drives} drives of {drive_tb:g} TB (decimal) in one RAID-6 group, with no "
+        "spares, over-provisioning or reserve beyond RAID, holds the hosts' data with always-on "
+        f"deduplication and compression. The hosts have written {written_tb:g} TB, which reduced "
+        f"{ratio:g}:1.\n\n"
+        "(a) How much usable capacity does the array have, how much does the data occupy, and how much "
+        "usable capacity remains?\n"
+        f"(b) The array's dashboard reports what remains in effective terms, at the {claimed:g}:1 its "
+        "vendor assumes. What does it show?\n"
+        f"(c) The next data the hosts write reduces only {nxt:g}:1. How much of it fits?"
+    )
+    working = (
+        f"(a) Usable = {drives} x {drive_tb:g} TB x ({drives} - 2) / {drives} = {usable_tb:,.2f} TB "
+        f"(flashlab.array.array_capacity). The data occupies {written_tb:g} / {ratio:g} = {occupied:,.2f} TB, "
+        f"so {left:,.2f} TB of usable capacity remains: an exact figure, the remaining effective capacity "
+        "at 1:1.\n"
+        f"(b) {left:,.2f} TB x {claimed:g} = {left * claimed:,.2f} TB effective: a guess about data not yet "
+        "written.\n"
+        f"(c) {left:,.2f} TB x {nxt:g} = {left * nxt:,.2f} TB, {left * (claimed - nxt):,.2f} TB less than "
+        "the dashboard suggested. Usable capacity remaining is the figure to plan on (flashdba's advice); "
+        "an array whose reduction can be switched off per LUN lets you keep data that does not reduce out "
+        "of the guess."
+    )
+    answer = dict(drives=drives, drive_bytes=drive_tb * UNITS["TB"], written_tb=written_tb, ratio=ratio,
+                  claimed=claimed, next_ratio=nxt, usable_tb=usable_tb, occupied_tb=occupied, remaining_tb=left,
+                  reported_tb=left * claimed, fits_tb=left * nxt)
+    return Problem("reduction", seed, text, answer, working)
+
+
 # -------------------------------------------------------------------------------- bake
 def _bake(rng: np.random.Generator, seed: int) -> Problem:
     stress = float(rng.choice([70.0, 85.0, 100.0, 125.0]))
@@ -730,6 +770,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
+    "reduction": _reduction,
     "boost": _boost,
 }
 
