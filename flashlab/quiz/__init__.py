@@ -22,7 +22,8 @@ law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA aga
 Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
 usable and effective capacity of an array), ``reduction`` (what remains of an array's usable
 capacity under always-on data reduction, and what its effective figure promises), ``flush`` (the flash-write factor of flushed 4 KiB
-writes for a NAND page size, a flush cadence and power-loss protection), ``mix`` (the read and
+writes for a NAND page size, a flush cadence and power-loss protection), ``logsync`` (the mean log
+file sync of committing sessions by Little's law, beside the log writer's log file parallel write), ``mix`` (the read and
 write IOPS fio reports for ``rwmixread`` at an iodepth, by Little's law). The command line equivalent is
 ``flashlab quiz TOPIC --seed N [--solve]``.
 """

@@ -26,6 +26,7 @@ from flashlab.cell.program_disturb import SelfBoosting
 from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
+from flashlab.db.redo import redo_log
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.simulate import simulate
@@ -395,6 +396,57 @@ def _flush(rng: np.random.Generator, seed: int) -> Problem:
     answer = dict(page_bytes=page_kib * 1024, flush_every=every, power_loss_protection=plp, factor=factor,
                   measured_factor=r.flash_write_factor, writes_per_s=r.writes_per_s)
     return Problem("flush", seed, text, answer, working)
+
+
+# ------------------------------------------------------------------------------ logsync
+LOGSYNC_COMMITS = 400  # commits each engine run times
+
+
+def _logsync(rng: np.random.Generator, seed: int) -> Problem:
+    sessions = int(rng.choice([1, 2, 4, 8, 16]))
+    think = float(rng.choice([100.0, 200.0, 400.0]))
+    r = redo_log(_quiz_drive("mlc"), sessions=sessions, commits=LOGSYNC_COMMITS, redo_bytes=2048,
+                 redo_block=4096, think_us=think, seed=seed)
+    commits_s = r.commit_us.size / r.elapsed_us * 1e6
+    writes_s = r.write_us.size / r.elapsed_us * 1e6
+    write_us = float(r.write_us.mean())
+    sync_us = sessions / commits_s * 1e6 - think
+    busy = writes_s * write_us / 1e6
+    per_write = commits_s / writes_s
+    measured = r.commit_latency["mean"]
+    text = (
+        f"{sessions} session(s) commit in a loop: each generates redo, commits, waits for its log file "
+        f"sync, then thinks for {think:g} us on average before the next commit. The database reports "
+        f"{commits_s:,.0f} commits a second, and the log writer {writes_s:,.0f} log writes a second "
+        f"with a log file parallel write of {write_us:,.0f} us on average.\n\n"
+        "(a) What is the mean log file sync?\n"
+        "(b) What share of the time is the log writer writing, and how many commits does a log write "
+        "carry?\n"
+        "(c) Is the log file sync above the parallel write because of the storage, or something else?"
+    )
+    if sessions == 1:
+        verdict = ("One session never waits for anyone else's write: its sync is its own write, and any "
+                   "excess would be the time to learn the write has ended, which this model does not "
+                   "charge.")
+    else:
+        verdict = (f"The log writer is writing {busy:.0%} of the time and a write carries {per_write:.1f} "
+                   "commits: a commit that arrives during a write waits for the rest of it, then for its own. "
+                   "That excess is queueing behind the storage's writes, so a faster log device would "
+                   "shorten it; an excess far above twice the write with a log writer often idle would "
+                   "point at CPU or polling instead.")
+    working = (
+        f"(a) Little's law on the loop: sessions = commits/s x (sync + think), so sync = {sessions} / "
+        f"{commits_s:,.0f}/s - {think:g} us = {sync_us:,.0f} us. The engine (flashlab.db.redo_log, "
+        f"{LOGSYNC_COMMITS} commits on a fresh MLC drive without a write cache) timed a mean log file sync "
+        f"of {measured:,.0f} us.\n"
+        f"(b) {writes_s:,.0f} writes/s x {write_us:,.0f} us = {busy:.0%} of the time; "
+        f"{commits_s:,.0f} / {writes_s:,.0f} = {per_write:.1f} commits per write.\n"
+        f"(c) sync / parallel write = {sync_us:,.0f} / {write_us:,.0f} = {sync_us / write_us:.2f}. " + verdict
+    )
+    answer = dict(sessions=sessions, think_us=think, commits_per_s=commits_s, writes_per_s=writes_s,
+                  write_us=write_us, sync_us=sync_us, measured_sync_us=measured, log_writer_busy=busy,
+                  commits_per_write=per_write)
+    return Problem("logsync", seed, text, answer, working)
 
 
 # ---------------------------------------------------------------------------------- ispp
@@ -767,6 +819,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ecc": _ecc,
     "cliff": _cliff,
     "flush": _flush,
+    "logsync": _logsync,
     "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
