@@ -199,8 +199,6 @@ def test_bad_cache_use():
     g = ssd_geometry(2**24, 0.25, pages_per_block=6)
     with pytest.raises(ValueError, match="pages_per_block must be a multiple"):
         SsdConfig(geometry=g, nand_page_size=16384)
-    with pytest.raises(ValueError, match="cache_bytes must hold the largest write"):
-        simulate_io(config(cache_bytes=8192), HostLoad(write_size=16384), requests=10)
     with pytest.raises(ValueError, match="nand_page_size"):
         nand_timeline([(0.0, "program", 0, 0)], config(nand_page_size=8192))
     with pytest.raises(ValueError, match="flush_every"):
@@ -209,8 +207,6 @@ def test_bad_cache_use():
         HostLoad(fua="yes")
     with pytest.raises(ValueError, match="op must hold"):
         run_members([config()], [0, 2], [0, 1], [1, 1], [0, 0])
-    with pytest.raises(ValueError, match="must fit its cache"):
-        run_members([config(cache_bytes=4096)], [0], [0], [2], [0])
     with pytest.raises(ValueError, match="at_us"):
         simulate_io(config(), requests=10).power_loss(-1.0)
 
@@ -349,13 +345,14 @@ def test_no_slot_stays_pending_once_the_programs_ended():
        cache=st.sampled_from([0, 2**16, 2**20]), span=st.sampled_from([8, 64, 4096]),
        gap=st.sampled_from([1.0, 50.0, 1000.0]))
 def test_read_counts_add_up_and_repeat(seed, plp, page, cache, span, gap):
-    """Random writes, reads, flushes and FUA writes of 1-3 pages on a used drive (every LBA
-    mapped): every host page read is a NAND read or a cache hit, hits only with a cache; the same
-    seed gives the same run."""
+    """Random writes, reads, flushes and FUA writes of 1-3 pages, and a tenth of 17-40 pages
+    (larger than the 16-slot cache: they stream through it), on a used drive (every LBA mapped):
+    every host page read is a NAND read or a cache hit, hits only with a cache; every write is
+    acknowledged, and durable after that or still in the cache; the same seed gives the same run."""
     rng = np.random.default_rng(seed)
     n = 300
     op = rng.choice([0, 1, OP_FLUSH, OP_FUA], n, p=[0.45, 0.4, 0.05, 0.1])
-    pages = rng.integers(1, 4, n)
+    pages = np.where(rng.random(n) < 0.1, rng.integers(17, 41, n), rng.integers(1, 4, n))
     lba = rng.integers(0, span, n)
     cfg = config(nand_page_size=page, cache_bytes=cache, power_loss_protection=plp)
     arrivals = np.cumsum(rng.exponential(gap, n))
@@ -368,6 +365,11 @@ def test_read_counts_add_up_and_repeat(seed, plp, page, cache, span, gap):
     assert ca["host_page_reads"] == pages[reads].sum()
     assert ca["host_page_reads"] == ca["flash_reads"] + ca["cache_read_hits"]
     assert cache > 0 or ca["cache_read_hits"] == 0
+    writes = (op == 0) | (op == OP_FUA)
+    durable, done = a.durable_us[writes], a.done_us[writes]
+    on_nand = np.isfinite(durable)  # the rest is still in the cache when the run ends
+    assert (durable[on_nand] >= done[on_nand]).all()
+    assert cache > 0 or on_nand.all()
     # a read is never faster than the cache's answer (nothing comes back before t_ack; the
     # tolerance is done - arrival's rounding)
     assert (a.latency_us[reads] >= (cfg.cache_latency_us if cache else 0.0) - 1e-9).all()
@@ -377,18 +379,40 @@ def test_read_counts_add_up_and_repeat(seed, plp, page, cache, span, gap):
 SMALL = ssd_geometry(4096 * 256, op=0.5, channels=1, dies_per_channel=1, planes_per_die=2, pages_per_block=8)
 
 
-def test_a_cache_smaller_than_a_nand_page_is_refused():
-    """Its dirty slots would wait for a page program that needs slots the cache cannot admit."""
-    with pytest.raises(ValueError, match="cache_bytes must be 0 or hold a whole NAND page"):
-        SsdConfig(geometry=SMALL, cache_bytes=4096, nand_page_size=8192)
+@pytest.mark.parametrize("kw", [dict(nand_page_size=8192), dict(multi_plane=True)])
+def test_a_cache_smaller_than_a_nand_program_is_refused(kw):
+    """Its dirty slots would wait for a program that needs slots the cache cannot admit (a
+    multi-plane program writes a page on both planes of the die: 2 slots)."""
+    with pytest.raises(ValueError, match=r"cache_bytes must be 0 or hold a whole NAND program \(2 slots"):
+        SsdConfig(geometry=SMALL, cache_bytes=4096, **kw)
 
 
-def test_a_cache_needs_room_for_the_largest_write_beside_a_partly_filled_page():
+@pytest.mark.parametrize("qd", [1, 4])
+def test_writes_larger_than_the_cache_stream_through_it(qd):
+    """A write of 8 KiB into a cache of one 8 KiB NAND page (which may hold a partly filled page
+    already): its slots enter as programs free room, and every write is acknowledged and durable."""
     cfg = SsdConfig(geometry=SMALL, cache_bytes=8192, nand_page_size=8192)
-    with pytest.raises(ValueError, match="cache_bytes must hold the largest write"):
-        simulate_io(cfg, HostLoad(qd=4, write_size=8192), requests=50, seed=1)
-    r = simulate_io(cfg, HostLoad(qd=4), requests=200, seed=1)  # 4 KiB writes: one slot beside the page's other
+    r = simulate_io(cfg, HostLoad(qd=qd, write_size=8192), requests=200, seed=1)
     assert not r.stalled and np.isfinite(r.latency_us).all()
+    assert (r.durable_us >= r.done_us).all()
+
+
+@pytest.mark.parametrize("cache_slots", [2, 8, 40])
+def test_a_write_larger_than_the_cache_is_acknowledged_when_its_last_slot_enters(cache_slots):
+    """Hand-worked: one write of k slots into an empty cache of C < k slots (one slot per NAND
+    page, so nothing waits for a partly filled page; C at least the drive's 2 planes, so the
+    streamed slots keep both busy). Its last C slots enter once its first k - C are on NAND,
+    which is when the same k - C slots written through (no cache) are done: the streamed write
+    is acknowledged ``cache_latency_us`` after that. Its data is durable when all k slots are
+    programmed, as with no cache at all."""
+    k, t_ack = 64, 7.0
+    cached = SsdConfig(geometry=SMALL, cache_bytes=4096 * cache_slots, cache_latency_us=t_ack)
+    r = run_members([cached], [0], [0], [k], [0])
+    head = run_members([SsdConfig(geometry=SMALL)], [0], [0], [k - cache_slots], [0])
+    whole = run_members([SsdConfig(geometry=SMALL)], [0], [0], [k], [0])
+    assert r.error == head.error == whole.error == ""
+    assert r.done_us[0] == pytest.approx(head.done_us[0] + t_ack)
+    assert r.durable_us[0] == pytest.approx(whole.done_us[0])
 
 
 def test_a_loop_without_progress_is_an_error_naming_the_member(monkeypatch):
@@ -399,3 +423,29 @@ def test_a_loop_without_progress_is_an_error_naming_the_member(monkeypatch):
     cfg = SsdConfig(geometry=SMALL)
     r = run_members([cfg], np.zeros(1, np.int8), [0], [64], [0])  # one write of 64 slots: ~64 events
     assert "made no progress" in r.error and "(member 0)" in r.error
+
+
+def test_a_one_slot_cache_streams_a_write_one_slot_at_a_time():
+    """A cache of one slot admits the next slot only when the last is programmed: a write of k
+    slots is acknowledged when k - 1 single-slot writes through at queue depth 1 would be done,
+    plus ``cache_latency_us`` (the planes never work at once)."""
+    k, t_ack = 64, 7.0
+    r = run_members([SsdConfig(geometry=SMALL, cache_bytes=4096, cache_latency_us=t_ack)], [0], [0], [k], [0])
+    n = k - 1
+    serial = run_members([SsdConfig(geometry=SMALL)], np.zeros(n, np.int8), np.arange(n), np.ones(n, np.int64),
+                         np.zeros(n, np.int64), qd=1)
+    assert r.error == serial.error == ""
+    assert r.done_us[0] == pytest.approx(serial.done_us.max() + t_ack)
+
+
+def test_a_real_drive_takes_writes_larger_than_its_buffer():
+    """The X25-E buffers 80 slots (320 KiB); 1 MiB writes were refused before they streamed.
+    They now run, and sequential 1 MiB writes move no faster than the SATA link carries."""
+    from flashlab.drives import X25E
+    from flashlab.workload import Workload
+
+    cfg = X25E.small_config()
+    assert cfg.cache_bytes < 2**20
+    r = simulate_io(cfg, HostLoad(qd=4, write_size=2**20, workload=Workload("sequential")), requests=50, seed=0)
+    assert not r.stalled and np.isfinite(r.latency_us).all()
+    assert 0 < r.bandwidth_mb_s() <= cfg.host.link_mb_s

@@ -435,9 +435,6 @@ def redo_log(config=None, *, sessions: int = 8, commits: int = 2000, redo_bytes:
     size = np.clip(np.rint(rng.lognormal(mu, _SIGMA, (sessions, per))), 1, MAX_REDO_BYTES).astype(np.int64)
     # the largest write: every session's largest commit at once, in pages touched
     max_pages = -(-(int(size.max(axis=1).sum()) + block) // page) + 1
-    if not on_disk and config.cache_bytes and max_pages > config.cache_slots:
-        raise ValueError(f"sessions: {sessions} sessions' largest group of redo ({max_pages} pages) must fit the "
-                         f"drive's write cache of {config.cache_slots} pages; use fewer sessions or less redo_bytes")
     if disk is not None and disk.write_cache_bytes:
         largest = -(-(int(size.max(axis=1).sum()) + 2 * block) // disk.block_size) + 1
         if max(largest, -(-DISK_WRITE_BYTES // disk.block_size) if disk_writes_per_s else 0) > disk.write_cache_blocks:

@@ -130,7 +130,7 @@ in ``Stats.flash_reads``). A die senses a whole NAND page into its page register
 that follows the request's previous slot on the same NAND page is a ``K_REGREAD``, a transfer
 out of the register with no sense of its own (queued right behind the sense on the same unit,
 in the read queue, which every unit serves before anything else, so nothing senses another
-page in between). The request completes with its last slot (``_finish``). A request the request completes with its last one (``_finish``). A request
+page in between). The request completes with its last slot (``_finish``). A request
 all of whose slots are hits completes ``t_ack`` after dispatch, through the acknowledgement
 ring like a cached write (``_ack_later``: the ring holds at most the queue depth, since each
 entry, read or write, holds one of the device's in-flight places until ``_on_ack`` completes
@@ -344,6 +344,7 @@ class Requests(NamedTuple):
     service: np.ndarray       # service time on a FIXED member, us
     redirected: np.ndarray    # 1: served by its alternates (its member was collecting)
     left: np.ndarray          # pages still to do
+    admitted: np.ndarray      # pages of a cached write taken into the write cache so far
     link: np.ndarray          # next request in the same waiting FIFO, -1 at the end
     arrival: np.ndarray       # us: issued to its member's FIFO (NaN if never)
     start: np.ndarray         # first array operation began (writes: channel asked), -1 before
@@ -1052,7 +1053,7 @@ def _write_gate(ftls, dev, d, k):
 
 
 @_kernel
-def _sample(st, dev, ctr, d, now):
+def _sample(st, dev, req, ctr, d, now):
     """A row of device d's series (``ctr``: the FTL counters of every device)."""
     row = st.rows[d]
     if row >= st.series.shape[1]:
@@ -1072,7 +1073,9 @@ def _sample(st, dev, ctr, d, now):
     if dev.fg[d] != 0:
         fgt += now - dev.fg_since[d]
     out[SR_FGTIME] = fgt
-    out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d]
+    w = dev.wait_head[d, W_WRITE]
+    streaming = 1 if w >= 0 and req.admitted[w] > 0 else 0  # in flight and still waiting: count it once
+    out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d] - streaming
 
 
 @_inline
@@ -1151,7 +1154,7 @@ def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
     st.done[d] += 1
     every = loop.sample_every[0]
     if every > 0 and st.done[d] % every == 0:
-        _sample(st, dev, ctr, d, loop.now[0])
+        _sample(st, dev, req, ctr, d, loop.now[0])
     h = req.host[i]
     hs.left[h] -= 1
     if (hs.rule[h] == RULE_ANY or (hs.rule[h] == RULE_LEAD and i == hs.first[h])) and np.isnan(hs.done[h]):
@@ -1452,9 +1455,10 @@ def _dispatch(e, d):
                 _submit(e, Q_WRITE, u, K_RERASE, lba, i)
     cache = e.cache
     # writes and flushes in order; a flush waiting for the cache to drain holds the writes behind it
-    while (dev.wait_head[d, W_WRITE] >= 0 and dev.inflight[d] < qd and e.loop.err[0] == ERR_NONE
-           and cache.flush[d] < 0):
+    while dev.wait_head[d, W_WRITE] >= 0 and e.loop.err[0] == ERR_NONE and cache.flush[d] < 0:
         i = dev.wait_head[d, W_WRITE]
+        if req.admitted[i] == 0 and dev.inflight[d] >= qd:
+            break  # the queue is full (a write partly in the cache holds its place and goes on)
         op = req.op[i]
         if op == OP_FLUSH:
             _wait_pop(dev, req, d, W_WRITE)
@@ -1491,9 +1495,15 @@ def _dispatch(e, d):
         slots = dev.slots[d]
         # through: acknowledged when on NAND (no cache, or FUA without power-loss protection)
         through = cache.on[d] == 0 or (op == OP_FUA and cache.plp[d] == 0)
-        if not through and cache.dirty[d] + k > cache.capacity[d]:
-            break  # the cache is full: the write waits for destaging
-        if not _write_gate(e.ftls, dev, d, k + slots - 1):  # room for its slots and the padding
+        first = req.admitted[i]  # the write's first page not yet mapped
+        now = k
+        if not through:
+            # its data streams into the cache as room frees (a write larger than the cache
+            # enters over several rounds); acknowledged once all of it is in
+            now = min(k - first, cache.capacity[d] - cache.dirty[d])
+            if now <= 0:
+                break  # the cache is full: the write waits for destaging
+        if not _write_gate(e.ftls, dev, d, now + slots - 1):  # room for its slots and the padding
             dev.stalled[d] = 1
             g = dev.group[d]
             if (e.jobs.victim[d] < 0 and dev.gc[d] != GC_OFF and (g < 0 or e.groups.active[g] < e.groups.limit[g])
@@ -1502,15 +1512,20 @@ def _dispatch(e, d):
                 # would otherwise wait for a free-block count the stalled write never brings)
                 _start_job(e, d)
             break
-        _wait_pop(dev, req, d, W_WRITE)
-        dev.inflight[d] += 1
-        req.left[i] = k
-        if not through:
+        if first == 0:
+            dev.inflight[d] += 1
+            req.left[i] = k
+        if through:
+            _wait_pop(dev, req, d, W_WRITE)
+        else:
             req.cached[i] = 1
-            cache.dirty[d] += k
-            _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
+            cache.dirty[d] += now
+            req.admitted[i] = first + now
+            if first + now == k:
+                _wait_pop(dev, req, d, W_WRITE)
+                _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
         lba = req.lba[i]
-        for p in range(k):
+        for p in range(first, first + now):
             ppn = _map_host_write(e.ftls, dev, e.units.programs, e.ptype, d, lba + p)
             if cache.on[d] != 0:
                 # set on every mapping, cleared for a write through (not in the cache): no flag
@@ -1564,10 +1579,15 @@ def _any_ready(r):
 
 
 @_inline
-def _dispatchable(dev, d):
+def _dispatchable(dev, req, d):
     """Device d has waiting requests and room for them, and dispatching it may let one in (a
-    stalled device's write gate can only open after it is woken: until then it is skipped)."""
-    return dev.inflight[d] < dev.qd[d] and dev.waiting[d] > 0 and dev.stalled[d] == 0
+    stalled device's write gate can only open after it is woken: until then it is skipped). A
+    write partly in the cache holds its place in the queue already: the rest may enter at a
+    full queue depth."""
+    if dev.waiting[d] == 0 or dev.stalled[d] != 0:
+        return False
+    w = dev.wait_head[d, W_WRITE]
+    return dev.inflight[d] < dev.qd[d] or (w >= 0 and req.admitted[w] > 0)
 
 
 @_inline
@@ -1587,7 +1607,7 @@ def _settle(e):
                 _issue(e.devices, e.requests, e.hosts, e.jobs, loop, h)
         d = _next_ready(loop.ready, np.int64(-1))
         while d >= 0:
-            if _dispatchable(e.devices, d):
+            if _dispatchable(e.devices, e.requests, d):
                 _dispatch(e, d)
             if e.front.on[d] != 0:
                 _front_admit(e, d)  # after the dispatch: it may have completed some (a flush)

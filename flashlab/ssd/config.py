@@ -91,10 +91,10 @@ class SsdConfig:
         write, every write without a cache) fills the rest with padding.
     cache_bytes : int in [0, geometry.user_bytes]
         The DRAM write cache (0: none, a write is acknowledged when its programs end). A whole
-        number of slots, at least one NAND page, at most the drive's user capacity; a run needs
-        room for its largest write besides a partly filled NAND page (``slots - 1`` slots more:
-        dirty slots leave only with their page's program). A cached write is acknowledged
-        ``cache_latency_us`` after it enters the drive; writes wait while the cache is full.
+        number of slots, at least one NAND program (``program_slots``: dirty slots leave only
+        with their program), at most the drive's user capacity. A write's data streams in as
+        room frees, so a write may be larger than the cache; it is acknowledged
+        ``cache_latency_us`` after its last slot enters the drive.
         Until its NAND page is programmed the cache serves host reads of its data: a read all
         of whose pages are there completes ``cache_latency_us`` after it enters the drive.
     power_loss_protection : bool
@@ -184,9 +184,9 @@ class SsdConfig:
         check_int("cache_bytes", self.cache_bytes, 0, min(2**40, g.user_bytes))
         if self.cache_bytes % g.page_size:
             raise ValueError(f"cache_bytes must be a multiple of the page size {g.page_size} bytes; got {self.cache_bytes}")
-        if 0 < self.cache_slots < self.slots:  # a write waits for room the partly filled page never frees
-            raise ValueError(f"cache_bytes must be 0 or hold a whole NAND page ({self.slots * g.page_size} bytes); "
-                             f"got {self.cache_bytes}")
+        if 0 < self.cache_slots < self.program_slots:  # a write waits for room the partly filled program never frees
+            raise ValueError(f"cache_bytes must be 0 or hold a whole NAND program ({self.program_slots} slots, "
+                             f"{self.program_slots * g.page_size} bytes); got {self.cache_bytes}")
         check_bool("power_loss_protection", self.power_loss_protection)
         check_real("cache_latency_us", self.cache_latency_us, 0.0, 1e6)
         if self.host is not None:

@@ -394,7 +394,7 @@ class Engine:
         self.requests = K.Requests(op=np.asarray(op, np.int8), lba=np.asarray(lba, i64), pages=np.asarray(pages, i64),
                                    device=np.asarray(device, i64), host=fan.host, phase=fan.phase, alt=fan.alt,
                                    alt_n=fan.alt_n, service=service, redirected=np.zeros(n, np.int8),
-                                   left=np.zeros(n, i64), link=np.full(n, -1, i64), arrival=np.full(n, np.nan),
+                                   left=np.zeros(n, i64), admitted=np.zeros(n, i64), link=np.full(n, -1, i64), arrival=np.full(n, np.nan),
                                    start=np.full(n, -1.0), done=np.full(n, np.nan), durable=np.full(n, np.nan),
                                    cached=np.zeros(n, np.int8))
         self.hosts = K.Hosts(first=fan.first, n_first=fan.n_first, n_second=fan.n_second, rule=fan.rule.copy(),
@@ -716,12 +716,6 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
             i = int(np.flatnonzero(sel)[np.argmax(lba[sel] + pages[sel])])
             raise ValueError(f"lba and pages: requests to members[{d}] must lie in its {cap} LBAs "
                              f"(lba + pages <= {cap}); got request {i} with lba={int(lba[i])}, pages={int(pages[i])}")
-        wsel = sel & ((op == K.OP_WRITE) | (op == K.OP_FUA))
-        big = int(pages[wsel].max()) if wsel.any() else 0
-        if isinstance(m, SsdConfig) and m.cache_bytes and big and big + m.slots - 1 > m.cache_slots:
-            # beside a partly filled NAND page, whose slots leave the cache only with its program
-            raise ValueError(f"pages: a write to members[{d}] must fit its cache of {m.cache_slots} pages beside a "
-                             f"partly filled NAND page ({m.slots - 1} pages); got {big}")
     fan = _fanout(n, host, phase, alternates, any_of, hosts, write_back)
     cache_cap = check_int("write_cache_pages", write_cache_pages, 0, 2**40)
     nh = fan.first.size

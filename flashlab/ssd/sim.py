@@ -519,11 +519,6 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
     else:
         n = check_int("requests", 10000 if requests is None else requests, 1, 2**31 - 1)
     precondition_size = check_int("precondition_size", precondition_size, 1, 2**40)
-    biggest = max(load.write_size, precondition_size if precondition_fills > 0 else 0)
-    need = biggest + (config.slots - 1) * g.page_size  # and the rest of a partly filled NAND page
-    if 0 < config.cache_bytes < need:
-        raise ValueError(f"cache_bytes must hold the largest write ({biggest} bytes) and a partly filled NAND page "
-                         f"({need} bytes in all); got {config.cache_bytes}")
     given = (f"fills={fills:g}" if fills is not None else f"requests={n}") + f" and precondition_fills={precondition_fills:g}"
     ops, lbas, pages, phase, arrivals = _requests(config, load, n, seed, precondition_fills, precondition_size, given)
     return _run(config, load, ops, lbas, pages, phase, arrivals, seed, samples, progress)
