@@ -26,6 +26,7 @@ from flashlab.cell.program_disturb import SelfBoosting
 from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
+from flashlab.db.redo import redo_log
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.models import wa_greedy
@@ -399,6 +400,57 @@ def _flush(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("flush", seed, text, answer, working)
 
 
+# ------------------------------------------------------------------------------ logsync
+LOGSYNC_COMMITS = 400  # commits each engine run times
+
+
+def _logsync(rng: np.random.Generator, seed: int) -> Problem:
+    sessions = int(rng.choice([1, 2, 4, 8, 16]))
+    think = float(rng.choice([100.0, 200.0, 400.0]))
+    r = redo_log(_quiz_drive("mlc"), sessions=sessions, commits=LOGSYNC_COMMITS, redo_bytes=2048,
+                 redo_block=4096, think_us=think, seed=seed)
+    commits_s = r.commit_us.size / r.elapsed_us * 1e6
+    writes_s = r.write_us.size / r.elapsed_us * 1e6
+    write_us = float(r.write_us.mean())
+    sync_us = sessions / commits_s * 1e6 - think
+    busy = writes_s * write_us / 1e6
+    per_write = commits_s / writes_s
+    measured = r.commit_latency["mean"]
+    text = (
+        f"{sessions} session(s) commit in a loop: each generates redo, commits, waits for its log file "
+        f"sync, then thinks for {think:g} us on average before the next commit. The database reports "
+        f"{commits_s:,.0f} commits a second, and the log writer {writes_s:,.0f} log writes a second "
+        f"with a log file parallel write of {write_us:,.0f} us on average.\n\n"
+        "(a) What is the mean log file sync?\n"
+        "(b) What share of the time is the log writer writing, and how many commits does a log write "
+        "carry?\n"
+        "(c) Is the log file sync above the parallel write because of the storage, or something else?"
+    )
+    if sessions == 1:
+        verdict = ("One session never waits for anyone else's write: its sync is its own write, and any "
+                   "excess would be the time to learn the write has ended, which this model does not "
+                   "charge.")
+    else:
+        verdict = (f"The log writer is writing {busy:.0%} of the time and a write carries {per_write:.1f} "
+                   "commits: a commit that arrives during a write waits for the rest of it, then for its own. "
+                   "That excess is queueing behind the storage's writes, so a faster log device would "
+                   "shorten it; an excess far above twice the write with a log writer often idle would "
+                   "point at CPU or polling instead.")
+    working = (
+        f"(a) Little's law on the loop: sessions = commits/s x (sync + think), so sync = {sessions} / "
+        f"{commits_s:,.0f}/s - {think:g} us = {sync_us:,.0f} us. The engine (flashlab.db.redo_log, "
+        f"{LOGSYNC_COMMITS} commits on a fresh MLC drive without a write cache) timed a mean log file sync "
+        f"of {measured:,.0f} us.\n"
+        f"(b) {writes_s:,.0f} writes/s x {write_us:,.0f} us = {busy:.0%} of the time; "
+        f"{commits_s:,.0f} / {writes_s:,.0f} = {per_write:.1f} commits per write.\n"
+        f"(c) sync / parallel write = {sync_us:,.0f} / {write_us:,.0f} = {sync_us / write_us:.2f}. " + verdict
+    )
+    answer = dict(sessions=sessions, think_us=think, commits_per_s=commits_s, writes_per_s=writes_s,
+                  write_us=write_us, sync_us=sync_us, measured_sync_us=measured, log_writer_busy=busy,
+                  commits_per_write=per_write)
+    return Problem("logsync", seed, text, answer, working)
+
+
 # ---------------------------------------------------------------------------------- ispp
 ISPP_STEADY = 0.02  # an increment within 2% of the step counts as the steady regime
 
@@ -680,6 +732,46 @@ def _capacity(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("capacity", seed, text, answer, working)
 
 
+def _reduction(rng: np.random.Generator, seed: int) -> Problem:
+    drives = int(rng.choice([10, 12, 16, 24]))
+    drive_tb = float(rng.choice(CAPACITY_DRIVE_TB))
+    c = array_capacity(drives, drive_tb * UNITS["TB"], raid=6, group_width=drives, op=0.0, system_reserve=0.0)
+    usable_tb = c.usable_bytes / UNITS["TB"]
+    written_tb = round(float(rng.uniform(0.2, 0.6)) * usable_tb, 1)
+    ratio = float(rng.choice([1.5, 2.0, 3.0, 4.0, 5.0]))
+    claimed = float(rng.choice([4.0, 5.0, 6.0]))
+    nxt = float(rng.choice([1.0, 1.5, 2.0]))
+    occupied = written_tb / ratio
+    left = usable_tb - occupied
+    text = (
+        f"An all-flash array of {drives} drives of {drive_tb:g} TB (decimal) in one RAID-6 group, with no "
+        "spares, over-provisioning or reserve beyond RAID, holds the hosts' data with always-on "
+        f"deduplication and compression. The hosts have written {written_tb:g} TB, which reduced "
+        f"{ratio:g}:1.\n\n"
+        "(a) How much usable capacity does the array have, how much does the data occupy, and how much "
+        "usable capacity remains?\n"
+        f"(b) The array's dashboard reports what remains in effective terms, at the {claimed:g}:1 its "
+        "vendor assumes. What does it show?\n"
+        f"(c) The next data the hosts write reduces only {nxt:g}:1. How much of it fits?"
+    )
+    working = (
+        f"(a) Usable = {drives} x {drive_tb:g} TB x ({drives} - 2) / {drives} = {usable_tb:,.2f} TB "
+        f"(flashlab.array.array_capacity). The data occupies {written_tb:g} / {ratio:g} = {occupied:,.2f} TB, "
+        f"so {left:,.2f} TB of usable capacity remains: an exact figure, the remaining effective capacity "
+        "at 1:1.\n"
+        f"(b) {left:,.2f} TB x {claimed:g} = {left * claimed:,.2f} TB effective: a guess about data not yet "
+        "written.\n"
+        f"(c) {left:,.2f} TB x {nxt:g} = {left * nxt:,.2f} TB, {left * (claimed - nxt):,.2f} TB less than "
+        "the dashboard suggested. Usable capacity remaining is the figure to plan on (flashdba's advice); "
+        "an array whose reduction can be switched off per LUN lets you keep data that does not reduce out "
+        "of the guess."
+    )
+    answer = dict(drives=drives, drive_bytes=drive_tb * UNITS["TB"], written_tb=written_tb, ratio=ratio,
+                  claimed=claimed, next_ratio=nxt, usable_tb=usable_tb, occupied_tb=occupied, remaining_tb=left,
+                  reported_tb=left * claimed, fits_tb=left * nxt)
+    return Problem("reduction", seed, text, answer, working)
+
+
 # -------------------------------------------------------------------------------- bake
 def _bake(rng: np.random.Generator, seed: int) -> Problem:
     stress = float(rng.choice([70.0, 85.0, 100.0, 125.0]))
@@ -767,9 +859,11 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ecc": _ecc,
     "cliff": _cliff,
     "flush": _flush,
+    "logsync": _logsync,
     "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
+    "reduction": _reduction,
     "boost": _boost,
     "trim": _trim,
 }
