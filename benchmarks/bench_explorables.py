@@ -16,7 +16,7 @@ from flashlab.viz.database import (benchmark_mix, flush_page_size, redo_block_si
                                    smart_flash_logging, temp_tablespace)
 from flashlab.viz.drives import pick_drive
 from flashlab.viz.explorable import apply
-from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, wa_vs_op, wear_levelling
+from flashlab.viz.ftl import fill_without_gc, hot_cold_skew, step_a_device, trim_churn, wa_vs_op, wear_levelling
 from flashlab.viz.levels import bake_test, bits_per_cell, ecc_strength, gentle_programming_trade, read_points, wear
 from flashlab.viz.tech import rtn_tails
 from flashlab.viz.ssd import fast_pages, preconditioning_curve, read_behind, tail_latency, write_cache
@@ -40,6 +40,7 @@ LIVE = [
     ("gc WA vs op (1024 x 32)", lambda: wa_vs_op(blocks=1024)),
     ("gc hot/cold skew (512 x 32)", lambda: hot_cold_skew(blocks=512)),
     ("gc wear levelling (256 x 32)", wear_levelling),
+    ("gc TRIM churn (1024 x 32)", trim_churn),
     ("cliff PTS curve (64 MiB, 4 fills)", preconditioning_curve),
     ("cliff tail latency (64 MiB, 3 fills)", tail_latency),
     ("cliff read behind an erase", read_behind),

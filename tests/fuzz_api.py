@@ -48,7 +48,7 @@ RECORDS = {
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult", "ssd.SlcPlateaus",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "quiz.Problem",
-    "drives.Row", "drives.Validation",
+    "drives.Row", "drives.Validation", "drives.Endurance",
 }
 
 
@@ -371,6 +371,16 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("workload.Workload.chunks", first_chunk(wl),
         params({"user_pages": 1000, "seed": 1, "chunk_size": 64}, user_pages=Param("int", 1000),
                chunk_size=Param("int", 64, cap=10**5)), "workload")
+    churn = W.FileChurn(0.6, True)
+    add("workload.FileChurn", W.FileChurn, dataclass_params(churn), "workload")
+    add("workload.FileChurn.chunks", first_chunk(churn),
+        params({"user_pages": 1000, "seed": 1, "chunk_size": 64}, user_pages=Param("int", 1000, cap=10**6),
+               chunk_size=Param("int", 64, cap=10**5)), "workload")
+    add("workload.FileChurn.live_pages", churn.live_pages, params({"user_pages": 1000}), "workload")
+    add("workload.EnterpriseEndurance", W.EnterpriseEndurance, {}, "workload")
+    add("workload.EnterpriseEndurance.chunks", first_chunk(W.EnterpriseEndurance()),
+        params({"user_pages": 1000, "seed": 1, "chunk_size": 64}, user_pages=Param("int", 1000),
+               chunk_size=Param("int", 64, cap=10**5)), "workload")
     tr = W.Trace(np.array([0, 1, 0], np.int8), np.array([0, 5, 9]), np.array([2, 1, 1]), np.array([1, 2, 3]))
     add("workload.Trace", W.Trace, dataclass_params(tr, source="text"), "workload")
     add("workload.Trace.chunks", first_chunk(tr), params({"user_pages": 100, "seed": 0, "chunk_size": 16},
@@ -588,6 +598,14 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
 
     add("drives.Validation.row", method(validation, "row"), params({"metric": "seq_read_mb_s"}), "ssd")
     add("drives.Validation.table", method(validation, "table"), {}, "ssd")
+
+    rating = DR.RATINGS["980pro"]
+    add("drives.Rating", DR.Rating, dataclass_params(rating, source="text", note="text"), "ssd")
+    add("drives.tbw", DR.tbw, params({"raw_bytes": 1e12, "pe_cycles": 3000.0, "wa": 2.0}), "ssd")
+    add("drives.dwpd", DR.dwpd, params({"tbw_tb": 600.0, "user_bytes": 1e12, "years": 5.0}), "ssd")
+    add("drives.endurance", DR.endurance,
+        params({"drive": DR.PRO980, "workload": "enterprise", "years": 5.0, "blocks": 64, "fills": 2.0, "seed": 1},
+               years="opt_real", blocks=Param("int", 64, cap=256), fills=Param("real", 2.0, cap=4.0)), "ssd")
 
     # qualification: ACT's rule and load, QoS rows, specifications (on a 16 MiB drive, not preconditioned)
     qconf = S.SsdConfig(geometry=S.ssd_geometry(2**24, 0.25, channels=2, dies_per_channel=1, planes_per_die=2,

@@ -27,7 +27,7 @@ SEEDS = range(25)
 
 
 def test_same_seed_same_problem_and_seeds_differ():
-    for topic in ("ispp", "shrink", "nand3d", "ftl", "gc", "readpoints", "ecc", "sweep", "capacity"):
+    for topic in ("ispp", "shrink", "nand3d", "ftl", "gc", "readpoints", "ecc", "sweep", "capacity", "reduction", "logsync"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -309,6 +309,47 @@ def test_capacity_problems_vary():
     assert len({a["workload"] for a in answers}) == 3 and any(a["spares"] for a in answers)
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_logsync_littles_law_predicts_the_simulated_sync(seed):
+    """The closed loop's Little's law (sessions = commits/s x (sync + think)) gives the engine's mean
+    log file sync within 5%; one session's sync is its own log write; the log writer is never busy
+    more than all the time."""
+    a = quiz.make("logsync", seed).answer
+    assert a["sync_us"] == pytest.approx(a["measured_sync_us"], rel=0.05)
+    assert a["sync_us"] == pytest.approx(a["sessions"] * 1e6 / a["commits_per_s"] - a["think_us"], rel=1e-12)
+    assert 0 < a["log_writer_busy"] <= 1.0 + 1e-9
+    if a["sessions"] == 1:
+        assert a["commits_per_write"] == pytest.approx(1.0)
+        assert a["measured_sync_us"] == pytest.approx(a["write_us"], rel=1e-9)
+    else:
+        assert a["measured_sync_us"] > a["write_us"]  # commits wait for the write in progress too
+
+
+def test_logsync_problems_vary():
+    sessions = {quiz.make("logsync", s).answer["sessions"] for s in range(20)}
+    assert 1 in sessions and 16 in sessions
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_reduction_worked_by_hand(seed):
+    """Usable capacity from RAID-6 alone, and what remains, what the dashboard shows and what fits,
+    worked with exact fractions from the problem's own numbers."""
+    from fractions import Fraction
+
+    a = quiz.make("reduction", seed).answer
+    tb = Fraction(a["drive_bytes"]) / 10**12
+    usable = a["drives"] * tb * Fraction(a["drives"] - 2, a["drives"])
+    remaining = usable - Fraction(a["written_tb"]) / Fraction(a["ratio"])
+    assert a["usable_tb"] == pytest.approx(float(usable), rel=1e-12)
+    assert a["remaining_tb"] == pytest.approx(float(remaining), rel=1e-12) and remaining > 0
+    assert a["reported_tb"] == pytest.approx(float(remaining * Fraction(a["claimed"])), rel=1e-12)
+    assert a["fits_tb"] == pytest.approx(float(remaining * Fraction(a["next_ratio"])), rel=1e-12)
+    assert a["fits_tb"] < a["reported_tb"]  # the assumed ratio promises more than the next data gives
+    text = " ".join(quiz.make("reduction", seed).solution().split())
+    for key in ("usable_tb", "remaining_tb", "reported_tb", "fits_tb"):
+        assert f"{a[key]:,.2f} TB" in text
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_bake_conversion_worked_by_hand(seed):
     a = quiz.make("bake", seed).answer
@@ -347,3 +388,20 @@ def test_cli_prints_the_problem_and_with_solve_the_answer():
     assert p.text in solved.stdout and p.solution() in solved.stdout
     bad = run("nonsense")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_trim_answer_is_the_arithmetic_and_the_engine_meets_the_model(seed):
+    """op from the stated sizes, the effective op from the live share, the greedy model at each,
+    and a simulation within 4 % above it (the FTL's free and open blocks hold no data)."""
+    a = quiz.make("trim", seed).answer
+    op = a["raw_gib"] * 2**30 / (a["user_gb"] * 1e9) - 1
+    assert a["op"] == pytest.approx(op, rel=1e-12)
+    assert a["op_eff"] == pytest.approx((1 + op) / a["live"] - 1, rel=1e-12)
+    from flashlab.ftl import wa_greedy
+
+    assert a["model_trim"] == pytest.approx(float(wa_greedy(a["op_eff"], 32)), rel=1e-12)
+    assert a["model_plain"] == pytest.approx(float(wa_greedy(op, 32)), rel=1e-12)
+    for got, model in ((a["wa_trim"], a["model_trim"]), (a["wa_plain"], a["model_plain"])):
+        assert model * 0.99 < got < model * 1.04
+    assert a["wa_plain"] > 1.5 * a["wa_trim"]

@@ -147,3 +147,35 @@ def test_multi_plane_one_shot_rate_is_its_pipeline_limit():
     a, b = dur.size // 5, 4 * dur.size // 5
     rate = (b - a) / (dur[b] - dur[a]) * 1e6
     assert 0.95 * limit < rate <= limit
+
+
+@pytest.mark.parametrize("page", [4096, 8192])
+def test_a_read_of_a_word_line_senses_each_page_type(page):
+    """One-shot programming writes a word line's three pages at once, but reading them takes a
+    sense each (each page type is read at its own reference voltages): one request of a whole
+    word line senses lower, middle and upper in turn, each followed by its slots' transfers (the
+    second slot of an 8 KiB page comes out of the register)."""
+    cfg = one_plane(cache_bytes=2**20, nand_page_size=page)
+    k = cfg.program_slots  # one word line
+    ops = np.array([0] * k + [1], np.int8)
+    lba = np.r_[np.arange(k), 0]
+    pages = np.r_[np.ones(k, np.int64), k]
+    r = run_members([cfg], ops, lba, pages, np.zeros(k + 1, np.int64), qd=16, arrivals=np.r_[np.zeros(k), 1e5])
+    assert r.counters[0]["senses"] == 3
+    assert r.latency_us[-1] == pytest.approx(sum(TLC.t_read_us) + k * cfg.transfer_us, abs=1e-9)
+
+
+@pytest.mark.parametrize("page, fewer", [(4096, False), (16384, True)])
+def test_gc_copy_reads_reuse_the_sensed_page(page, fewer):
+    """GC copies a victim's valid slots in order; a slot whose NAND page is still in the
+    register (its neighbour was just sensed) needs no sense of its own. With one slot per page
+    every copy read senses; with four, fewer do, but at least a quarter (one per page)."""
+    geo = ssd_geometry(2**24, 0.25, channels=2, dies_per_channel=1, planes_per_die=2, pages_per_block=32)
+    cfg = SsdConfig(geometry=geo, timing="slc", nand_page_size=page, cache_bytes=2**20)
+    r = simulate_io(cfg, HostLoad(qd=8), fills=3.0, seed=1, progress=False)
+    c = r.counters
+    assert c["gc_reads"] > 1000 and c["host_page_reads"] == 0
+    if fewer:
+        assert c["gc_reads"] / 4 <= c["senses"] < c["gc_reads"]
+    else:
+        assert c["senses"] == c["gc_reads"]

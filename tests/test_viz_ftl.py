@@ -110,6 +110,7 @@ SMALL = {
     "wa_vs_op": lambda: F.wa_vs_op(blocks=128, pages_per_block=16),
     "hot_cold_skew": lambda: F.hot_cold_skew(blocks=128, pages_per_block=16, fills=3.0),
     "wear_levelling": lambda: F.wear_levelling(blocks=64, pages_per_block=16, fills=6.0),
+    "trim_churn": lambda: F.trim_churn(blocks=128, pages_per_block=16),
 }
 
 
@@ -168,6 +169,21 @@ def test_wa_vs_op_labels_the_over_provisioning_where_the_markers_sit():
     assert min(F.WA_OPS) >= min(F.WA_OP_TICKS) and max(F.WA_OPS) <= max(F.WA_OP_TICKS)
 
 
+def test_trim_axis_holds_every_setting_and_the_pages_add_up():
+    ex = F.trim_churn()
+    layout, _ = ex.figure(ex.compute(**ex.defaults()))
+    (fig,) = [m for m in layout.select({"type": figure_model}) if m.xaxis[0].axis_label.startswith("live")]
+    for share in ex.controls[0].live_values:
+        for fs in F.TRIM_SETTINGS:
+            d = ex.compute(share, fs)
+            assert fig.y_range.start < d["here"]["wa"][0] < fig.y_range.end, (share, fs)
+            assert sum(d["pages"]["share"]) == pytest.approx(100.0)
+    # told nothing, the drive holds every LBA: the middle bar is what the file system deleted
+    untold = ex.compute(0.5, F.TRIM_SETTINGS[1])["pages"]["share"]
+    told = ex.compute(0.5, F.TRIM_SETTINGS[0])["pages"]["share"]
+    assert told[1] == 0 and untold[1] > 20 and untold[0] == told[0]
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: F.frame_data(F.stepper_frames("uniform random", 10), -1, 10), r"k must be in \[0, 10\]; got -1"),
     (lambda: F.frame_data(F.stepper_frames("uniform random", 10), 11, 10), r"k must be in \[0, 10\]; got 11"),
@@ -176,6 +192,8 @@ def test_wa_vs_op_labels_the_over_provisioning_where_the_markers_sit():
     (lambda: F.fill_run(float("nan")), "data_fraction must be a finite number"),
     (lambda: F.fill_lbas(-3, 5), r"data must be in \[1, "),
     (lambda: F.op_of("x"), "geometry must be a Geometry"),
+    (lambda: F.trim_point(0.0, True), r"live_share must be in \(0, 1\]"),
+    (lambda: F.trim_point(0.5, "no"), "trim must be True or False"),
 ])
 def test_helpers_refuse_what_they_would_misread(call, match):
     """frame_data(k=-1) showed the last frame as if it were step -1 (Python's negative index) and a

@@ -31,6 +31,7 @@ def ssd() -> None:
     from flashlab.device import Geometry
     from flashlab.ftl import FtlConfig, simulate
     from flashlab.ssd import HostLoad, SsdConfig, run_members, simulate_io, ssd_geometry
+    from flashlab.workload import FileChurn
 
     drive = SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16))
     simulate_io(drive, HostLoad(qd=4), requests=200, progress=False)  # closed loop
@@ -40,6 +41,7 @@ def ssd() -> None:
                 rng.integers(0, drive.geometry.user_pages, n), np.ones(n, np.int64), np.arange(n) % 2,
                 arrivals=np.cumsum(rng.exponential(100.0, n)))  # open loop, two members
     simulate(Geometry(blocks_per_plane=64, pages_per_block=16, op=0.2), FtlConfig(), fills=1.0, seed=1, progress=False)
+    next(FileChurn(0.5, trim=False).chunks(100, seed=1, chunk_size=16))  # the file-system churn kernel
     oltp(accesses=500, blocks=400, buffers=50, seed=1)
 
 

@@ -140,13 +140,15 @@ SAMSUNG_VNAND_MLC_32L = NandPart(
 #: (the structure Kioxia's published 24 MB block implies for 128 layers) are assumptions; tBERS is
 #: the engine's TLC preset (SimpleSSD via FEMU, 3 ms), as no 3D erase time is published. Samsung's
 #: press figure, "write below 450 us" per page (hexus2019v6), matches the per-page equivalent of
-#: 82 MB/s: 2 x 16 KiB / 82 MB/s = 400 us.
+#: 82 MB/s: 2 x 16 KiB / 82 MB/s = 400 us. No P/E rating is published: 8,000 cycles is set once
+#: from the PM9A3's 1.3 drive writes per day under the JESD219 enterprise workload
+#: (:mod:`flashlab.drives.endurance`: 7,994, rounded), so the 980 PRO's 600 TBW is a prediction.
 SAMSUNG_V6_TLC = NandPart(
     name="Samsung V6 128-layer TLC 512 Gb", bits_per_cell=3, die_bits=512 * 2**30, page_bytes=16384,
     pages_per_block=1536, planes=2, t_read_us=(45.0, 45.0, 45.0),
-    t_prog_us=(one_shot_prog_us(2, 16384, 82.0),) * 3, t_erase_us=3000.0, io_mb_s=1200.0, pe_cycles=3000, one_shot=True,
-    source="tallis2021isscc (ISSCC 2019: tR, throughput, planes, I/O), hexus2019v6 (press timing); page, block, "
-           "tBERS and cycles assumed")
+    t_prog_us=(one_shot_prog_us(2, 16384, 82.0),) * 3, t_erase_us=3000.0, io_mb_s=1200.0, pe_cycles=8000, one_shot=True,
+    source="tallis2021isscc (ISSCC 2019: tR, throughput, planes, I/O), hexus2019v6 (press timing); cycles set "
+           "from heise2020pm9a3 (1.3 DWPD); page, block and tBERS assumed")
 
 #: Intel/Micron 64-layer QLC, 1 Tb (ISSCC 2018, isscc2018qlc): 4 planes, 12 MB/s program throughput
 #: per die. Reads by page type and tBERS from Intel's 96-layer QLC as measured in PACA (chen2022paca,

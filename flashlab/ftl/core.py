@@ -352,6 +352,11 @@ class Ftl:
         return dict(zip(SERIES_NAMES, (int(v) for v in self._s[5][:K.NSERIES])))
 
     @property
+    def valid_pages(self) -> int:
+        """LBAs mapped now: pages the drive holds as live data (written and not trimmed since)."""
+        return int(np.count_nonzero(self._s[1] >= 0))
+
+    @property
     def read_only(self) -> bool:
         return bool(self._s[5][K.READ_ONLY])
 

@@ -20,7 +20,7 @@ from flashlab._validate import check_bool, check_instance, check_int, check_real
 from flashlab.device.geometry import Geometry
 from flashlab.ftl import _kernels as K
 from flashlab.ftl.core import SERIES_NAMES, Ftl, FtlConfig
-from flashlab.workload import OP_WRITE, Trace, Workload
+from flashlab.workload import OP_WRITE, EnterpriseEndurance, FileChurn, Trace, Workload
 
 _PRECONDITION_CHUNK = 1 << 20
 
@@ -51,6 +51,9 @@ class FtlResult:
     read_only : bool, read_only_reason : str
         Whether (and why) the device stopped accepting writes (blocks worn out).
     user_pages, physical_pages : int
+    valid_pages : int
+        LBAs mapped at the end (:attr:`flashlab.ftl.Ftl.valid_pages`): what the drive holds as live
+        data, which TRIM lowers.
     memory_bytes_per_page : float
         FTL state bytes per physical page.
     """
@@ -68,13 +71,14 @@ class FtlResult:
     read_only_reason: str
     user_pages: int
     physical_pages: int
+    valid_pages: int
     memory_bytes_per_page: float
 
 
 def simulate(
     geometry: Geometry,
     config: FtlConfig = FtlConfig(),
-    workload: Workload | Trace = Workload(),
+    workload: Workload | FileChurn | EnterpriseEndurance | Trace = Workload(),
     fills: float = 20.0,
     seed: int = 0,
     *,
@@ -88,7 +92,8 @@ def simulate(
     Parameters
     ----------
     geometry, config : the device and its FTL.
-    workload : a :class:`~flashlab.workload.Workload` or a :class:`~flashlab.workload.Trace`
+    workload : a :class:`~flashlab.workload.Workload`, :class:`~flashlab.workload.FileChurn`,
+        :class:`~flashlab.workload.EnterpriseEndurance` or :class:`~flashlab.workload.Trace`
         (replayed from the start until enough writes were made).
     fills : float in (0, 10000], drive writes after the preconditioning fill.
     seed : workload and random-victim seed; the same seed gives the same result bit for bit.
@@ -97,7 +102,7 @@ def simulate(
     samples : int in [1, 100000], approximate number of time-series samples.
     progress : show a tqdm bar (default: when stderr is a terminal).
     """
-    check_instance("workload", workload, (Workload, Trace))
+    check_instance("workload", workload, (Workload, FileChurn, EnterpriseEndurance, Trace))
     fills = check_real("fills", fills, 0.0, 10000.0, lo_open=True)
     check_seed("seed", seed)
     measure = fills / 2 if measure_fills is None else check_real(
@@ -159,5 +164,6 @@ def _result(ftl: Ftl, series: np.ndarray, every: int, window_start: int) -> FtlR
         read_only_reason=ftl.read_only_reason,
         user_pages=ftl.geometry.user_pages,
         physical_pages=ftl.geometry.physical_pages,
+        valid_pages=ftl.valid_pages,
         memory_bytes_per_page=ftl.memory_bytes / ftl.geometry.physical_pages,
     )

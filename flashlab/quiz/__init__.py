@@ -20,9 +20,13 @@ write amplification), ``gc`` (the victim each policy picks and the copies it cos
 moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``cliff`` (Little's
 law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
 Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
-usable and effective capacity of an array), ``flush`` (the flash-write factor of flushed 4 KiB
-writes for a NAND page size, a flush cadence and power-loss protection), ``mix`` (the read and
-write IOPS fio reports for ``rwmixread`` at an iodepth, by Little's law). The command line equivalent is
+usable and effective capacity of an array), ``reduction`` (what remains of an array's usable
+capacity under always-on data reduction, and what its effective figure promises), ``flush`` (the
+flash-write factor of flushed 4 KiB writes for a NAND page size, a flush cadence and power-loss
+protection), ``logsync`` (the mean log file sync of committing sessions by Little's law, beside
+the log writer's log file parallel write), ``mix`` (the read and write IOPS fio reports for
+``rwmixread`` at an iodepth, by Little's law), ``trim`` (a drive's over-provisioning with and
+without TRIM under file-system churn, and its write amplification). The command line equivalent is
 ``flashlab quiz TOPIC --seed N [--solve]``.
 """
 

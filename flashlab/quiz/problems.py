@@ -26,13 +26,16 @@ from flashlab.cell.program_disturb import SelfBoosting
 from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
+from flashlab.db.redo import redo_log
 from flashlab.device.geometry import Geometry
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
+from flashlab.ftl.models import wa_greedy
 from flashlab.ftl.simulate import simulate
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.sim import HostLoad, simulate_io
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
 from flashlab.tech.planar import EPS_OX_AF_PER_NM, WINDOW_UNITS, PlanarCell, state_spacing_units
+from flashlab.workload.filesystem import FileChurn
 
 
 @dataclass(frozen=True)
@@ -397,6 +400,57 @@ def _flush(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("flush", seed, text, answer, working)
 
 
+# ------------------------------------------------------------------------------ logsync
+LOGSYNC_COMMITS = 400  # commits each engine run times
+
+
+def _logsync(rng: np.random.Generator, seed: int) -> Problem:
+    sessions = int(rng.choice([1, 2, 4, 8, 16]))
+    think = float(rng.choice([100.0, 200.0, 400.0]))
+    r = redo_log(_quiz_drive("mlc"), sessions=sessions, commits=LOGSYNC_COMMITS, redo_bytes=2048,
+                 redo_block=4096, think_us=think, seed=seed)
+    commits_s = r.commit_us.size / r.elapsed_us * 1e6
+    writes_s = r.write_us.size / r.elapsed_us * 1e6
+    write_us = float(r.write_us.mean())
+    sync_us = sessions / commits_s * 1e6 - think
+    busy = writes_s * write_us / 1e6
+    per_write = commits_s / writes_s
+    measured = r.commit_latency["mean"]
+    text = (
+        f"{sessions} session(s) commit in a loop: each generates redo, commits, waits for its log file "
+        f"sync, then thinks for {think:g} us on average before the next commit. The database reports "
+        f"{commits_s:,.0f} commits a second, and the log writer {writes_s:,.0f} log writes a second "
+        f"with a log file parallel write of {write_us:,.0f} us on average.\n\n"
+        "(a) What is the mean log file sync?\n"
+        "(b) What share of the time is the log writer writing, and how many commits does a log write "
+        "carry?\n"
+        "(c) Is the log file sync above the parallel write because of the storage, or something else?"
+    )
+    if sessions == 1:
+        verdict = ("One session never waits for anyone else's write: its sync is its own write, and any "
+                   "excess would be the time to learn the write has ended, which this model does not "
+                   "charge.")
+    else:
+        verdict = (f"The log writer is writing {busy:.0%} of the time and a write carries {per_write:.1f} "
+                   "commits: a commit that arrives during a write waits for the rest of it, then for its own. "
+                   "That excess is queueing behind the storage's writes, so a faster log device would "
+                   "shorten it; an excess far above twice the write with a log writer often idle would "
+                   "point at CPU or polling instead.")
+    working = (
+        f"(a) Little's law on the loop: sessions = commits/s x (sync + think), so sync = {sessions} / "
+        f"{commits_s:,.0f}/s - {think:g} us = {sync_us:,.0f} us. The engine (flashlab.db.redo_log, "
+        f"{LOGSYNC_COMMITS} commits on a fresh MLC drive without a write cache) timed a mean log file sync "
+        f"of {measured:,.0f} us.\n"
+        f"(b) {writes_s:,.0f} writes/s x {write_us:,.0f} us = {busy:.0%} of the time; "
+        f"{commits_s:,.0f} / {writes_s:,.0f} = {per_write:.1f} commits per write.\n"
+        f"(c) sync / parallel write = {sync_us:,.0f} / {write_us:,.0f} = {sync_us / write_us:.2f}. " + verdict
+    )
+    answer = dict(sessions=sessions, think_us=think, commits_per_s=commits_s, writes_per_s=writes_s,
+                  write_us=write_us, sync_us=sync_us, measured_sync_us=measured, log_writer_busy=busy,
+                  commits_per_write=per_write)
+    return Problem("logsync", seed, text, answer, working)
+
+
 # ---------------------------------------------------------------------------------- ispp
 ISPP_STEADY = 0.02  # an increment within 2% of the step counts as the steady regime
 
@@ -593,6 +647,44 @@ def _sweep(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("sweep", seed, text, answer, working)
 
 
+# ------------------------------------------------------------------------------ trim
+#: The trim topic's simulated device: blocks of this many pages, and this many blocks.
+TRIM_PPB, TRIM_BLOCKS = 32, 2048
+
+
+def _trim(rng: np.random.Generator, seed: int) -> Problem:
+    raw_gib, user_gb = ((512, 480), (512, 500), (1024, 960), (1024, 1000), (2048, 1920))[int(rng.integers(0, 5))]
+    live = float(rng.choice([0.4, 0.5, 0.6, 0.7, 0.8]))
+    op = raw_gib * 2**30 / (user_gb * 1e9) - 1.0
+    op_eff = (1.0 + op) / live - 1.0
+    g = Geometry(blocks_per_plane=TRIM_BLOCKS, pages_per_block=TRIM_PPB, op=op)
+    model = {t: float(wa_greedy(op_eff if t else op, TRIM_PPB)) for t in (True, False)}
+    wa = {t: simulate(g, FtlConfig(), FileChurn(live, t), fills=3.0, seed=seed, progress=False).wa_steady
+          for t in (True, False)}
+    text = (
+        f"A drive sells {user_gb} GB of user space from {raw_gib} GiB of flash. Its file system keeps "
+        f"{live:.0%} of the user space live, and deletes as much as it creates.\n\n"
+        "(a) What is the drive's over-provisioning, and the effective over-provisioning when the file "
+        "system trims every deletion?\n"
+        f"(b) Predict the write amplification of random writes with and without TRIM from Desnoyers' greedy "
+        f"model for blocks of {TRIM_PPB} pages.\n"
+        f"(c) Check with flashlab: simulate {TRIM_BLOCKS} blocks of {TRIM_PPB} pages at the same op under "
+        "flashlab.workload.FileChurn, with and without TRIM."
+    )
+    working = (
+        f"(a) op = {raw_gib} x 2^30 / ({user_gb} x 10^9) - 1 = {op:.3f}. With TRIM the drive holds only the "
+        f"live data, {live:.0%} of the user pages, so the effective op is (1 + op) / {live:g} - 1 = "
+        f"{op_eff:.3f}. Without TRIM it holds every LBA the file system ever wrote: op stays {op:.3f}.\n"
+        f"(b) Greedy model: {model[True]:.2f} with TRIM, {model[False]:.2f} without.\n"
+        f"(c) The engine: {wa[True]:.2f} with TRIM, {wa[False]:.2f} without ({wa[False] / wa[True]:.1f}x the "
+        "flash writes for the same host writes). Its few free and open blocks hold no data, so it sits a "
+        "little above the model."
+    )
+    answer = dict(raw_gib=raw_gib, user_gb=user_gb, live=live, op=op, op_eff=op_eff, model_trim=model[True],
+                  model_plain=model[False], wa_trim=wa[True], wa_plain=wa[False])
+    return Problem("trim", seed, text, answer, working)
+
+
 # ------------------------------------------------------------------------------ capacity
 #: Drive sizes of the capacity quiz, decimal TB as drives are sold.
 CAPACITY_DRIVE_TB = (0.96, 1.92, 3.84, 7.68, 15.36)
@@ -638,6 +730,46 @@ def _capacity(rng: np.random.Generator, seed: int) -> Problem:
                   op=op, system_reserve=reserve, data_reduction=drr, workload=workload, raw_bytes=c.raw_bytes,
                   usable_bytes=c.usable_bytes, effective_bytes=c.effective_bytes)
     return Problem("capacity", seed, text, answer, working)
+
+
+def _reduction(rng: np.random.Generator, seed: int) -> Problem:
+    drives = int(rng.choice([10, 12, 16, 24]))
+    drive_tb = float(rng.choice(CAPACITY_DRIVE_TB))
+    c = array_capacity(drives, drive_tb * UNITS["TB"], raid=6, group_width=drives, op=0.0, system_reserve=0.0)
+    usable_tb = c.usable_bytes / UNITS["TB"]
+    written_tb = round(float(rng.uniform(0.2, 0.6)) * usable_tb, 1)
+    ratio = float(rng.choice([1.5, 2.0, 3.0, 4.0, 5.0]))
+    claimed = float(rng.choice([4.0, 5.0, 6.0]))
+    nxt = float(rng.choice([1.0, 1.5, 2.0]))
+    occupied = written_tb / ratio
+    left = usable_tb - occupied
+    text = (
+        f"An all-flash array of {drives} drives of {drive_tb:g} TB (decimal) in one RAID-6 group, with no "
+        "spares, over-provisioning or reserve beyond RAID, holds the hosts' data with always-on "
+        f"deduplication and compression. The hosts have written {written_tb:g} TB, which reduced "
+        f"{ratio:g}:1.\n\n"
+        "(a) How much usable capacity does the array have, how much does the data occupy, and how much "
+        "usable capacity remains?\n"
+        f"(b) The array's dashboard reports what remains in effective terms, at the {claimed:g}:1 its "
+        "vendor assumes. What does it show?\n"
+        f"(c) The next data the hosts write reduces only {nxt:g}:1. How much of it fits?"
+    )
+    working = (
+        f"(a) Usable = {drives} x {drive_tb:g} TB x ({drives} - 2) / {drives} = {usable_tb:,.2f} TB "
+        f"(flashlab.array.array_capacity). The data occupies {written_tb:g} / {ratio:g} = {occupied:,.2f} TB, "
+        f"so {left:,.2f} TB of usable capacity remains: an exact figure, the remaining effective capacity "
+        "at 1:1.\n"
+        f"(b) {left:,.2f} TB x {claimed:g} = {left * claimed:,.2f} TB effective: a guess about data not yet "
+        "written.\n"
+        f"(c) {left:,.2f} TB x {nxt:g} = {left * nxt:,.2f} TB, {left * (claimed - nxt):,.2f} TB less than "
+        "the dashboard suggested. Usable capacity remaining is the figure to plan on (flashdba's advice); "
+        "an array whose reduction can be switched off per LUN lets you keep data that does not reduce out "
+        "of the guess."
+    )
+    answer = dict(drives=drives, drive_bytes=drive_tb * UNITS["TB"], written_tb=written_tb, ratio=ratio,
+                  claimed=claimed, next_ratio=nxt, usable_tb=usable_tb, occupied_tb=occupied, remaining_tb=left,
+                  reported_tb=left * claimed, fits_tb=left * nxt)
+    return Problem("reduction", seed, text, answer, working)
 
 
 # -------------------------------------------------------------------------------- bake
@@ -727,10 +859,13 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ecc": _ecc,
     "cliff": _cliff,
     "flush": _flush,
+    "logsync": _logsync,
     "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
+    "reduction": _reduction,
     "boost": _boost,
+    "trim": _trim,
 }
 
 

@@ -126,11 +126,15 @@ Life of one host read (flash device): ``_dispatch`` looks each slot up in the L2
 (``HOST_READS`` counts every slot). An unmapped slot is answered without a flash read; a
 pending one (above) is a cache hit, answered from DRAM (``Stats.cache_read_hits``); the
 others are queued on their units (``K_HREAD``: sense, then the channel transfer out, counted
-in ``Stats.flash_reads``). A die senses a whole NAND page into its page register at once: a slot
-that follows the request's previous slot on the same NAND page is a ``K_REGREAD``, a transfer
+in ``Stats.flash_reads``). A die senses a whole NAND page into its page register at once (on
+every plane with multi-plane reads; one page type at a time: ``_sense_group``): a slot that
+follows the request's previous slot in the same sense group is a ``K_REGREAD``, a transfer
 out of the register with no sense of its own (queued right behind the sense on the same unit,
 in the read queue, which every unit serves before anything else, so nothing senses another
-page in between). The request completes with its last slot (``_finish``). A request
+page in between). A GC copy read (``K_GREAD``) finds out when it starts: if the unit's
+register (``Units.register``) still holds its group, it only transfers out; a program, whose
+data comes in through the register, empties it. The request completes with its last slot
+(``_finish``). A request
 all of whose slots are hits completes ``t_ack`` after dispatch, through the acknowledgement
 ring like a cached write (``_ack_later``: the ring holds at most the queue depth, since each
 entry, read or write, holds one of the device's in-flight places until ``_on_ack`` completes
@@ -309,6 +313,7 @@ class Units(NamedTuple):
     s_ref: np.ndarray
     s_left: np.ndarray        # its remaining array time, us
     programs: np.ndarray      # (U, MAX_BITS) programs per page type (steering)
+    register: np.ndarray      # the sense group (_sense_group) its page register holds, -1: none
 
 
 class Channels(NamedTuple):
@@ -414,6 +419,7 @@ class Stats(NamedTuple):
     gc_programs: np.ndarray
     gc_reads: np.ndarray
     flash_reads: np.ndarray
+    senses: np.ndarray        # array reads (host and GC): a read of a slot already in the register is none
     erases: np.ndarray
     suspends: np.ndarray
     pad_programs: np.ndarray  # slots programmed with nothing valid (K_PAD)
@@ -688,6 +694,15 @@ def _disk_time(k, d, now, lba, pages):
 
 
 @_inline
+def _sense_group(dev, d, ppn):
+    """The slots of device d that one sense brings into a unit's page register, numbered: a
+    NAND page's (a multi-plane read senses the page on every plane of the die, which are
+    consecutive slots; with one-shot programming the pages of a word line are consecutive
+    instead, and each page type needs a sense of its own)."""
+    return ppn // (dev.slots[d] if dev.wl_pages[d] == 1 else dev.page_slots[d])
+
+
+@_inline
 def _start_op(e, u, kind, ppn, ref):
     """Unit u starts an operation: a read senses, a program first takes its data over the
     channel, an erase erases, a disk access seeks."""
@@ -700,9 +715,17 @@ def _start_op(e, u, kind, ppn, ref):
             or kind == K_FIXED) and ref >= 0:
         if req.start[ref] < 0:
             req.start[ref] = e.loop.now[0]
-    if kind == K_HREAD or kind == K_GREAD:
+    if kind == K_GREAD and units.register[u] == _sense_group(e.devices, d, ppn):
+        # a GC copy of a slot whose NAND page is in the register (its victim's previous slot
+        # was sensed with it, and nothing has used the register since): data out only
+        _channel_request(e.channels, units, e.devices, e.heap, e.loop, u)
+    elif kind == K_HREAD or kind == K_GREAD:
+        units.register[u] = _sense_group(e.devices, d, ppn)
+        e.stats.senses[d] += 1
         _array_op(units, e.heap, e.loop, u, e.devices.t_read[d, e.ptype[e.devices.page0[d] + ppn]])
     elif kind == K_HWRITE or kind == K_GPROG or kind == K_PAD or kind == K_REGREAD:
+        if kind != K_REGREAD:
+            units.register[u] = -1  # a program's data comes in through the register
         _channel_request(e.channels, units, e.devices, e.heap, e.loop, u)
     elif kind == K_DISK:
         _array_op(units, e.heap, e.loop, u, _disk_time(e.disks, d, e.loop.now[0], ppn, req.pages[ref]))
@@ -1419,7 +1442,6 @@ def _dispatch(e, d):
             s[5][F.HOST_READS] += k
             hits = 0
             held = e.cache.on[d] != 0  # a drive without a cache never touches Engine.pending
-            slots = dev.slots[d]
             sensed = np.int64(-2)  # the slot this request last sent to NAND
             for p in range(k):
                 ppn = np.int64(l2p[lba + p])
@@ -1430,7 +1452,8 @@ def _dispatch(e, d):
                     hits += 1
                 else:
                     # the next slot of the NAND page just sensed: read out of the page register
-                    kind = K_REGREAD if ppn == sensed + 1 and ppn % slots != 0 else K_HREAD
+                    same = ppn == sensed + 1 and _sense_group(dev, d, ppn) == _sense_group(dev, d, sensed)
+                    kind = K_REGREAD if same else K_HREAD
                     _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
                     sensed = ppn
             if hits > 0:

@@ -383,7 +383,7 @@ class Engine:
         self.units = K.Units(device=np.repeat(np.arange(D, dtype=i64), units),
                              **_arrays(U, ("kind", "ppn", "ref", "stage"), i64), end=np.zeros(U, f64),
                              **_arrays(U, ("suspended", "s_kind", "s_ppn", "s_ref"), i64), s_left=np.zeros(U, f64),
-                             programs=np.zeros((U, K.MAX_BITS), i64))
+                             programs=np.zeros((U, K.MAX_BITS), i64), register=np.full(U, -1, i64))
         self.channels = K.Channels(**_arrays(C, ("busy", "unit", "head", "tail"), i64),
                                    wait=np.zeros((C, max(units)), i64))
         self.queues = K.Queues(*(np.zeros((3, U, cap), i64) for _ in range(4)), head=np.zeros((3, U), i64),
@@ -412,9 +412,9 @@ class Engine:
                                peak=np.zeros(limits.size, i64))
         self.disks = K.Disks(**dk)
         series = np.full((D, rows, _NSER), np.nan)
-        self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "erases",
-                                          "suspends", "pad_programs", "cache_read_hits", "busy_victims", "done",
-                                          "rows"), i64), series=series,
+        self.stats = K.Stats(**_arrays(D, ("host_programs", "gc_programs", "gc_reads", "flash_reads", "senses",
+                                          "erases", "suspends", "pad_programs", "cache_read_hits", "busy_victims",
+                                          "done", "rows"), i64), series=series,
                                  gc_log=np.full((GC_LOG_ROWS, 3), np.nan), gc_rows=np.zeros(1, i64))
         self.loop = K.Loop(now=np.zeros(1, f64), **_arrays(1, ("events", "next", "to_issue", "done", "dirty"), i64),
                            ready=np.zeros((D + 63) // 64, i64),
@@ -522,7 +522,7 @@ class Engine:
             "host_page_writes": int(ctr[FK.HOST_WRITES]), "host_programs": int(st.host_programs[d]),
             "host_page_reads": int(ctr[FK.HOST_READS]), "flash_reads": int(st.flash_reads[d]),
             "gc_copies": int(ctr[FK.GC_COPIES]), "gc_programs": int(st.gc_programs[d]),
-            "gc_reads": int(st.gc_reads[d]), "erases": int(st.erases[d]),
+            "gc_reads": int(st.gc_reads[d]), "senses": int(st.senses[d]), "erases": int(st.erases[d]),
             "superblock_erases": int(ctr[FK.ERASE_OPS]), "gc_victims": int(ctr[FK.GC_VICTIMS]),
             "events": int(self.loop.events[0]), "suspensions": int(st.suspends[d]),
             "pad_programs": int(st.pad_programs[d]), "cache_read_hits": int(st.cache_read_hits[d]),

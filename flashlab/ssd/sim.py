@@ -165,7 +165,8 @@ class IoResult:
     ``counters``: final totals (pages: host_page_writes, host_programs done, host_page_reads
     requested, flash_reads done (unmapped LBAs need none), cache_read_hits (read pages served
     by the write cache: written, not yet programmed), gc_copies, gc_reads/gc_programs done;
-    erases: physical block erases done; events processed; suspensions; gc_victim_waits: times a
+    senses: NAND array reads, host and GC (a slot read out of the page register, after a sense
+    of its NAND page, needs none); erases: physical block erases done; events processed; suspensions; gc_victim_waits: times a
     due GC job found every full superblock still waiting for programs queued into it, and waited
     for the first to end; busy_victims: victims picked with programs outstanding, always 0, a
     check). Every host page read

@@ -9,6 +9,8 @@
 * :func:`hot_cold_skew`: workload skew x write streams -> write amplification of each policy.
 * :func:`wear_levelling`: static wear-levelling threshold -> erase-count spread and the copies
   it costs.
+* :func:`trim_churn`: live share of the user space x TRIM on or off -> write amplification of a
+  churning file system, and where the raw pages are.
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for
 the HTML book or ``.live()`` in a kernel. Every number comes from the engine (``flashlab.ftl``).
@@ -24,12 +26,12 @@ from bokeh.layouts import column, row
 from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FactorRange, LinearColorMapper,
                           Range1d, Span)
 
-from .._validate import check_choice, check_instance, check_int, check_real
+from .._validate import check_bool, check_choice, check_instance, check_int, check_real
 from ..device import Geometry
 from ..ftl.stepper import TINY_CONFIG, TINY_GEOMETRY
 from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, Stepper, simulate, wa_agarwal,
                    wa_fifo, wa_greedy)
-from ..workload import Workload
+from ..workload import FileChurn, Workload
 from .explorable import Control, Explorable, StaticExplorable
 from .style import (
     HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, style_legend, summary_column,
@@ -624,5 +626,124 @@ def wear_levelling(blocks: int = 256, pages_per_block: int = 32, op: float = 0.2
                     fmt="{}"),
             Control("workload", "Workload (% of writes / % of LBAs)", WL_WORKLOADS, "95/5",
                     live_values=("50/50", "70/30", "80/20", "90/10", "95/5", "98/2"), fmt="{}"),
+        ],
+    )
+
+
+# =============================================================================== TRIM
+TRIM_SHARES = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+TRIM_SETTINGS = ("trims deletes", "never trims")
+#: Colours of the two file systems: with TRIM, without.
+TRIM_COLOURS = (PALETTE[2], PALETTE[3])
+
+
+def trim_point(live_share: float, trim: bool, blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1,
+               fills: float = 3.0, seed: int = 0):
+    """Steady state of :class:`~flashlab.workload.FileChurn` (``live_share`` of the user space
+    live, deletes trimmed or not) after a sequential fill: ``fills`` drive writes, measured over
+    the second half. Cached."""
+    live_share = check_real("live_share", live_share, 0.0, 1.0, lo_open=True)
+    return _trim_point(live_share, check_bool("trim", trim), blocks, pages_per_block, float(op), float(fills), seed)
+
+
+@lru_cache(maxsize=256)
+def _trim_point(live_share, trim, blocks, pages_per_block, op, fills, seed):
+    g = Geometry(blocks_per_plane=blocks, pages_per_block=pages_per_block, op=op)
+    return simulate(g, FtlConfig(), FileChurn(live_share, trim), fills=fills, seed=seed, progress=False)
+
+
+def victim_valid_share(r) -> float:
+    """Mean share of a GC victim's pages still valid (so copied) over the second half of ``r``'s
+    workload (a :func:`~flashlab.ftl.simulate` result after its preconditioning fill)."""
+    s, c = r.series, r.counters
+    start = c["host_writes"] - (c["host_writes"] - r.user_pages) // 2
+    k = min(int(np.searchsorted(s["host_writes"], start)), s["host_writes"].size - 1)
+    victims = c["gc_victims"] - s["gc_victims"][k]
+    if victims <= 0:
+        return 0.0
+    ppb = r.physical_pages // r.erase_counts.size
+    return (c["gc_copies"] - s["gc_copies"][k]) / (victims * ppb)
+
+
+def trim_churn(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1, fills: float = 3.0,
+               seed: int = 0) -> Explorable:
+    """A file system with a share of the user space live, which trims what it deletes or not
+    (:class:`~flashlab.workload.FileChurn`) -> steady-state WA against the live share (simulated
+    markers on Desnoyers' greedy model at the effective and at the nominal over-provisioning), and
+    where the raw pages are: the file system's live data, deleted data the drive still holds, and
+    the drive's spare (stale or free)."""
+    g = Geometry(blocks_per_plane=blocks, pages_per_block=pages_per_block, op=op)
+    T, U = g.physical_pages, g.user_pages
+    shares = np.linspace(0.2, 1.0, 81)
+    live_n = np.array([FileChurn(s).live_pages(U) for s in shares])
+    curves = {"share": shares, "trim": wa_greedy(T / live_n - 1.0, pages_per_block),
+              "plain": np.full(shares.size, float(wa_greedy(T / U - 1.0, pages_per_block)))}
+
+    def point(share, trim):
+        return trim_point(share, trim, blocks, pages_per_block, op, fills, seed)
+
+    def compute(live_share, file_system):
+        trim = file_system == TRIM_SETTINGS[0]
+        r, other = point(live_share, trim), point(live_share, not trim)
+        live = FileChurn(live_share).live_pages(U)
+        held = r.valid_pages - live
+        spare = T - r.valid_pages
+        model = float(wa_greedy(T / (live if trim else U) - 1.0, pages_per_block))
+        sims = {name: np.array([point(s, t).wa_steady for s in TRIM_SHARES]) for name, t in (("trim", True),
+                                                                                                ("plain", False))}
+        return {
+            "sim": {"share": np.array(TRIM_SHARES), **sims},
+            "here": {"share": [live_share], "wa": [r.wa_steady]},
+            "pages": {"what": ["file system's live data", "deleted, still held", "stale or free (spare)"],
+                      "share": 100.0 * np.array([live, held, spare]) / T,
+                      "colour": [PROGRAMMED, REFERENCE, "#cccccc"]},
+            "summary": summary_html(
+                f"{blocks:,} blocks of {pages_per_block} pages, op = {op_of(g):.2f}. The file system keeps "
+                f"<b>{live_share:.0%}</b> of the user space live and <b>{file_system}</b>: the drive holds "
+                f"{r.valid_pages / T:.0%} of its raw pages as valid ({held / T:.0%} deleted data it was never told "
+                f"about), so {spare / T:.0%} is spare for garbage collection; a victim block still holds "
+                f"{victim_valid_share(r):.0%} valid pages to copy. Simulated <b>WA = {r.wa_steady:.2f}</b> (greedy "
+                f"model at op {T / (live if trim else U) - 1:.2f}: {model:.2f}); the other file system: "
+                f"{other.wa_steady:.2f}."
+            ),
+        }
+
+    def figure(data):
+        curve = ColumnDataSource(curves)
+        sim = ColumnDataSource(data["sim"])
+        here = ColumnDataSource(data["here"])
+        pages = ColumnDataSource(data["pages"])
+        p1 = new_figure("Write amplification of file-system churn", "live data (share of the user space)",
+                        "write amplification", height=380, x_range=(0.18, 1.02),
+                        y_range=(0.8, float(curves["plain"][0]) * 1.15),
+                        tooltips=[("live share", "@share{0%}"), ("WA, TRIM", "@trim{0.00}"),
+                                  ("WA, no TRIM", "@plain{0.00}")])
+        p1.line("share", "trim", source=curve, color=TRIM_COLOURS[0], line_width=2,
+                legend_label="model, TRIM: op = raw / live - 1")
+        p1.line("share", "plain", source=curve, color=TRIM_COLOURS[1], line_width=2, line_dash="dashed",
+                legend_label="model, no TRIM: the drive's own op")
+        p1.scatter("share", "trim", source=sim, size=9, color=TRIM_COLOURS[0], marker="circle",
+                   legend_label="simulated, TRIM")
+        p1.scatter("share", "plain", source=sim, size=9, color=TRIM_COLOURS[1], marker="square",
+                   legend_label="simulated, no TRIM")
+        p1.scatter("share", "wa", source=here, size=18, color=HIGHLIGHT, marker="diamond", line_color="black",
+                   legend_label="this setting")
+        p1.xaxis.formatter.update(use_scientific=False)
+        legend_below(p1)
+        p2 = new_figure("Where the raw pages are (this setting)", "share of raw pages (%)", "", height=200,
+                        x_range=(0, 100), y_range=FactorRange(*data["pages"]["what"]),
+                        tooltips=[("pages", "@what"), ("share (%)", "@share{0.0}")])
+        p2.hbar(y="what", right="share", height=0.7, source=pages, color="colour")
+        p2.ygrid.visible = False
+        return summary_column(data, p1, p2, targets={"sim": sim, "here": here, "pages": pages})
+
+    return Explorable(
+        compute,
+        figure,
+        [
+            Control("live_share", "Live data (share of the user space)", TRIM_SHARES, 0.7,
+                    live_values=tuple(sorted(set(TRIM_SHARES) | set(np.round(np.arange(0.2, 1.001, 0.05), 2)))),
+                    fmt="{:.0%}"),
+            Control("file_system", "The file system", TRIM_SETTINGS, TRIM_SETTINGS[0], fmt="{}"),
         ],
     )

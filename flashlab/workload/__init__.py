@@ -7,7 +7,9 @@ logical pages ``[0, user_pages)``, so a long run never holds its whole request s
 
 OP_WRITE, OP_READ, OP_TRIM = 0, 1, 2
 
+from flashlab.workload.filesystem import FileChurn  # noqa: E402
 from flashlab.workload.generators import PATTERNS, Workload  # noqa: E402
+from flashlab.workload.jedec import EnterpriseEndurance  # noqa: E402
 from flashlab.workload.trace import Trace, read_trace  # noqa: E402
 
-__all__ = ["OP_WRITE", "OP_READ", "OP_TRIM", "PATTERNS", "Workload", "Trace", "read_trace"]
+__all__ = ["OP_WRITE", "OP_READ", "OP_TRIM", "PATTERNS", "Workload", "FileChurn", "EnterpriseEndurance", "Trace", "read_trace"]
