@@ -152,7 +152,7 @@ class ActLoad:
 
 def act_load(multiple: int, *, record_bytes: int = ACT_RECORD_BYTES, large_block_bytes: int = ACT_LARGE_BLOCK_BYTES,
              defrag_lwm_pct: int = ACT_DEFRAG_LWM_PCT) -> ActLoad:
-    """The ACT load at ``multiple`` (1 to 10**4): ``multiple x 2000`` reads/s; large blocks
+    """The ACT load at ``multiple`` (1 to 10,000): ``multiple x 2000`` reads/s; large blocks
     ``multiple x 1000 / floor(large_block_bytes / stored) x 100 / (100 - defrag_lwm_pct)``
     per second, ``stored`` the record rounded up to 16 bytes (``cfg_storage.c``). At 1x with
     the defaults: 23.53 large-block writes and as many reads per second."""
@@ -316,9 +316,10 @@ def act_run(drive, multiple: int, *, reads: int = 20000, slices: int = 1, precon
             seed: int = 0) -> ActRun:
     """Run ACT's storage load at ``multiple`` on ``drive`` (a :class:`~flashlab.drives.Drive`,
     run at its ``small_config()``, or an SsdConfig) for exactly ``reads`` record reads (100 to
-    10**6; the run lasts about ``reads / (2000 x multiple)`` seconds), judged in ``slices`` equal slices
-    (1 to 100; ACT's slices are hours, these are the run's). ``precondition_fills`` (0 to 10):
-    random 4 KiB drive fills after the sequential fill, untimed."""
+    1,000,000; the run lasts about ``reads / (2000 x multiple)`` seconds), judged in
+    ``slices`` equal slices (1 to 100; ACT's slices are hours, these are the run's).
+    ``precondition_fills`` (0 to 10): random 4 KiB drive fills after the sequential fill,
+    untimed."""
     config = _config(drive)
     load = act_load(multiple)
     reads = check_int("reads", reads, 100, 10**6)
@@ -364,9 +365,9 @@ class ActRating:
 def act_rating(drive, *, max_multiple: int = 1024, reads: int = 20000, precondition_fills: float = 1.0,
                seed: int = 0) -> ActRating:
     """The highest integer load multiple at which ``drive`` passes ACT (:func:`act_run`, one
-    slice): 1x, then doubling until a failure or ``max_multiple`` (1 to 10**4), then bisection
+    slice): 1x, then doubling until a failure or ``max_multiple`` (1 to 10,000), then bisection
     between the last pass and the first failure. It assumes a drive that fails at a load fails
-    at every higher one. ``reads`` (10,000 to 10**6: the 0.1% limit needs 10,000) per run;
+    at every higher one. ``reads`` (10,000 to 1,000,000: the 0.1% limit needs 10,000) per run;
     the same ``seed`` for every run, so the rating is deterministic. A drive too small for
     random large blocks (fewer than four) is unrated."""
     config = _config(drive)
