@@ -405,3 +405,28 @@ def test_trim_answer_is_the_arithmetic_and_the_engine_meets_the_model(seed):
     for got, model in ((a["wa_trim"], a["model_trim"]), (a["wa_plain"], a["model_plain"])):
         assert model * 0.99 < got < model * 1.04
     assert a["wa_plain"] > 1.5 * a["wa_trim"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_act_worked_by_hand(seed):
+    """ACT's load from its published defaults (85 records of 1,536 bytes per 128 KiB block, the
+    defragmenter doubling the writes), and its rule on the second's counts: a share at or above
+    its limit fails; under it, it passes only if ten reads lie beyond the limit."""
+    a = quiz.make("act", seed).answer
+    n, reads = a["multiple"], a["reads"]
+    assert a["read_iops"] == reads == n * 2000
+    assert a["large_block_iops"] == pytest.approx(n * 1000 / 85 * 2)
+    assert a["write_mb_s"] == pytest.approx(a["large_block_iops"] * 131072 / 1e6)
+    outcomes = []
+    for over, share, limit, got in zip(a["over"], a["share_pct"], (5.0, 1.0, 0.1), a["outcome"]):
+        assert share == pytest.approx(100 * over / reads)
+        want = "fail" if 100 * over >= limit * reads else "pass" if reads * limit / 100 >= 10 else "not supported"
+        assert got == want
+        outcomes.append(want)
+    assert a["verdict"] == ("fail" if "fail" in outcomes else "not supported" if "not supported" in outcomes
+                            else "pass")
+
+
+def test_act_verdicts_vary():
+    verdicts = {quiz.make("act", seed).answer["verdict"] for seed in range(60)}
+    assert verdicts == {"pass", "fail", "not supported"}

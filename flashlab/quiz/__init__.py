@@ -26,7 +26,9 @@ flash-write factor of flushed 4 KiB writes for a NAND page size, a flush cadence
 protection), ``logsync`` (the mean log file sync of committing sessions by Little's law, beside
 the log writer's log file parallel write), ``mix`` (the read and write IOPS fio reports for
 ``rwmixread`` at an iodepth, by Little's law), ``trim`` (a drive's over-provisioning with and
-without TRIM under file-system churn, and its write amplification). The command line equivalent is
+without TRIM under file-system churn, and its write amplification), ``act`` (the load an ACT
+multiple asks of a device, and ACT's verdict on a second's slow reads). The command line
+equivalent is
 ``flashlab quiz TOPIC --seed N [--solve]``.
 """
 

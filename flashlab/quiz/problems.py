@@ -28,6 +28,7 @@ from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.db.redo import redo_log
 from flashlab.device.geometry import Geometry
+from flashlab.drives.qualify import ACT_LIMITS, act_load, act_rules
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.models import wa_greedy
 from flashlab.ftl.simulate import simulate
@@ -685,6 +686,58 @@ def _trim(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("trim", seed, text, answer, working)
 
 
+# ----------------------------------------------------------------------------------- act
+#: Load multiples of the ACT quiz, and shares (%) of a second's reads over 1, 8 and 64 ms drawn
+#: near ACT's limits (5, 1 and 0.1%), on both sides of each.
+ACT_MULTIPLES = (2, 6, 12, 24, 48)
+ACT_SHARES = ((3.0, 4.9, 5.0, 6.5), (0.4, 0.9, 1.0, 1.6), (0.02, 0.05, 0.1, 0.3))
+#: Latencies (us) the quiz's constructed trace gives its reads: under 1 ms, 1-8, 8-64, over 64 ms.
+ACT_TRACE_US = (500.0, 2_000.0, 10_000.0, 100_000.0)
+
+
+def _act(rng: np.random.Generator, seed: int) -> Problem:
+    n = int(rng.choice(ACT_MULTIPLES))
+    load = act_load(n)
+    reads = int(load.read_iops)  # one second of them
+    shares = [float(rng.choice(row)) for row in ACT_SHARES]
+    over = [round(reads * sh / 100) for sh in shares]  # over 1, 8, 64 ms; nested: over[0] >= over[1] >= over[2]
+    over[1], over[2] = min(over[1], over[0]), min(over[2], over[1], over[0])
+    bands = [reads - over[0], over[0] - over[1], over[1] - over[2], over[2]]
+    latency = np.repeat(ACT_TRACE_US, bands)
+    verdict = act_rules(np.zeros(reads), latency, slice_s=1.0)
+    per_block = load.large_block_bytes // (-(-load.record_bytes // 16) * 16)
+    write_mb_s = load.large_block_iops * load.large_block_bytes / 1e6
+    text = (
+        f"The Aerospike Certification Tool runs its storage test at {n}x: {n} x 2,000 record reads and {n} x "
+        "1,000 record writes a second, records of 1,536 bytes, written in 128 KiB large blocks, with the "
+        "defragmenter's low-water mark at 50%.\n\n"
+        "(a) How many reads a second reach the device, how many large-block writes, and how many MB/s "
+        "does it write?\n"
+        f"(b) In one second of the run, of its {reads:,} reads, {over[0]:,} took over 1 ms, {over[1]:,} "
+        f"over 8 ms and {over[2]:,} over 64 ms. ACT passes a slice when fewer than 5%, 1% and 0.1% of its "
+        "reads are over 1, 8 and 64 ms. Does this second pass? Is each share a measurement (at least ten "
+        "reads beyond its limit)?"
+    )
+    lines = []
+    for k, (ms, lim) in enumerate(ACT_LIMITS):
+        lines.append(f"  over {ms:g} ms: {over[k]:,} / {reads:,} = {verdict.share_pct[0, k]:.3f}% against "
+                     f"{lim:g}% (ten reads at the limit need {math.ceil(1000 / lim):,}): {verdict.outcome[0][k]}")
+    working = (
+        f"(a) Reads: {n} x 2,000 = {reads:,} a second, one device read each. A 128 KiB block holds "
+        f"floor(131072 / 1536) = {per_block} records (each stored in whole 16-byte units), so {n} x 1,000 "
+        f"record writes fill {n * 1000 / per_block:,.2f} blocks a second; the defragmenter at a 50% low-water "
+        f"mark rewrites as much again, 100 / (100 - 50) = 2x: {load.large_block_iops:,.2f} large-block writes "
+        f"a second ({write_mb_s:.1f} MB/s), and as many large-block reads.\n"
+        "(b) The shares, each against its limit:\n" + "\n".join(lines) + "\n"
+        f"Verdict: {verdict.verdict}. A share under its limit counts only when the slice holds enough reads "
+        "for ten of them to lie beyond it; ACT's hour-long slices hold millions."
+    )
+    answer = dict(multiple=n, read_iops=load.read_iops, large_block_iops=load.large_block_iops,
+                  write_mb_s=write_mb_s, reads=reads, over=tuple(over), share_pct=tuple(verdict.share_pct[0]),
+                  outcome=verdict.outcome[0], verdict=verdict.verdict)
+    return Problem("act", seed, text, answer, working)
+
+
 # ------------------------------------------------------------------------------ capacity
 #: Drive sizes of the capacity quiz, decimal TB as drives are sold.
 CAPACITY_DRIVE_TB = (0.96, 1.92, 3.84, 7.68, 15.36)
@@ -866,6 +919,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "reduction": _reduction,
     "boost": _boost,
     "trim": _trim,
+    "act": _act,
 }
 
 
