@@ -1075,6 +1075,13 @@ def _write_gate(ftls, dev, d, k):
     return True
 
 
+@_inline
+def _streaming(dev, req, d):
+    """Device d's first waiting write is partly in the cache (it holds a place in the queue)."""
+    w = dev.wait_head[d, W_WRITE]
+    return w >= 0 and req.admitted[w] > 0
+
+
 @_kernel
 def _sample(st, dev, req, ctr, d, now):
     """A row of device d's series (``ctr``: the FTL counters of every device)."""
@@ -1096,9 +1103,8 @@ def _sample(st, dev, req, ctr, d, now):
     if dev.fg[d] != 0:
         fgt += now - dev.fg_since[d]
     out[SR_FGTIME] = fgt
-    w = dev.wait_head[d, W_WRITE]
-    streaming = 1 if w >= 0 and req.admitted[w] > 0 else 0  # in flight and still waiting: count it once
-    out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d] - streaming
+    # a write streaming into the cache is in flight and still waiting: count it once
+    out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d] - (1 if _streaming(dev, req, d) else 0)
 
 
 @_inline
@@ -1609,8 +1615,7 @@ def _dispatchable(dev, req, d):
     full queue depth."""
     if dev.waiting[d] == 0 or dev.stalled[d] != 0:
         return False
-    w = dev.wait_head[d, W_WRITE]
-    return dev.inflight[d] < dev.qd[d] or (w >= 0 and req.admitted[w] > 0)
+    return dev.inflight[d] < dev.qd[d] or _streaming(dev, req, d)
 
 
 @_inline
