@@ -55,15 +55,18 @@ def _drive_cases():
     """The real drives' data path (flashlab.drives): host interface and controller, NAND pages of
     several slots, one-shot programs, write buffers with and without power-loss protection,
     flushes and FUA writes; each preset at 96 blocks per plane (about the fewest in which an op of
-    0.07 leaves the FTL its reserve of superblocks)."""
+    0.07 leaves the FTL its reserve of superblocks). Without their SLC caches (``slc=None``): these
+    cases hold the engine's results from before it had one."""
+    from dataclasses import replace
+
     from flashlab.drives import PM9A3, PRO850, PRO980, SSD320, X25E
 
     wl = Workload
     for name, drive in (("x25e", X25E), ("ssd320", SSD320), ("pro850", PRO850), ("pm9a3", PM9A3), ("pro980", PRO980)):
-        cfg = drive.config(drive.scale_for(96))
+        cfg = replace(drive.config(drive.scale_for(96)), slc=None)
         yield f"drive_{name}_mixed", cfg, HostLoad(qd=32, workload=wl("uniform", read_fraction=0.3)), dict(requests=6000, precondition_fills=1.0)
         yield f"drive_{name}_flush", cfg, HostLoad(qd=4, workload=wl("uniform", read_fraction=0.2), flush_every=3), dict(requests=3000)
-    yield "drive_pro980_fua", PRO980.config(PRO980.scale_for(96)), HostLoad(qd=8, fua=True), dict(requests=2000)
+    yield "drive_pro980_fua", replace(PRO980.config(PRO980.scale_for(96)), slc=None), HostLoad(qd=8, fua=True), dict(requests=2000)
     yield "drive_pro850_multiplane", PRO850.config(PRO850.scale_for(96), multi_plane=True), HostLoad(qd=64, workload=wl("uniform", read_fraction=0.5)), dict(requests=6000, precondition_fills=1.0)
 
 

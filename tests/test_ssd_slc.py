@@ -1,6 +1,6 @@
 """The SLC cache's record and its sequential-write closed form (flashlab.ssd.slc): the knee and
 both plateaus computed by hand from the geometry and the NAND times, and the bad input each
-parameter refuses. The event engine does not model the cache yet (issue 26)."""
+parameter refuses. The engine's simulation of the cache: tests/test_ssd_slc_engine.py."""
 
 import dataclasses
 
@@ -51,7 +51,7 @@ def test_slc_plateau_is_an_slc_drive_of_the_same_geometry(kw):
     """SLC-mode programs write one NAND page per word line: the cache's plateau is the program
     limit of the same drive built of SLC parts at the cache's tPROG (no one-shot)."""
     timing = dataclasses.replace(TLC, t_prog_one_shot_us=3 * 2225.0)
-    geo = ssd_geometry(2**27, 0.4, pages_per_block=96)
+    geo = ssd_geometry(2**27, 0.6, pages_per_block=144)  # whole SLC programs of a one-shot 16 KiB part
     cfg = SsdConfig(geometry=geo, timing=timing, **kw)
     slc_part = NandTiming(name="slc-mode", t_read_us=(40.0,), t_prog_us=(300.0,), channel_mb_s=TLC.channel_mb_s)
     kw_slc = {k: v for k, v in kw.items() if k != "one_shot"}
@@ -89,10 +89,10 @@ def test_record_refuses_bad_values(kw, name):
 
 
 def test_cache_must_fit_in_the_spare_blocks():
-    cfg = client()  # 30 blocks per plane, 22 hold the user data, gc_background keeps 4
-    assert slc_write_plateaus(cfg, SlcCache(blocks_per_plane=4)).knee_bytes > 0
-    with pytest.raises(ValueError, match="blocks_per_plane"):
-        slc_write_plateaus(cfg, SlcCache(blocks_per_plane=5))
+    cfg = client()  # 30 blocks per plane, 22 hold the user data, the FTL keeps gc_background 4 + 1
+    assert slc_write_plateaus(cfg, SlcCache(blocks_per_plane=3)).knee_bytes > 0
+    with pytest.raises(ValueError, match=r"slc.blocks_per_plane must be in \[1, 3\]; got 4"):
+        slc_write_plateaus(cfg, SlcCache(blocks_per_plane=4))
 
 
 def test_blocks_must_hold_whole_slc_pages():

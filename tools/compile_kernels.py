@@ -30,11 +30,14 @@ def ssd() -> None:
     from flashlab.db import oltp
     from flashlab.device import Geometry
     from flashlab.ftl import FtlConfig, simulate
-    from flashlab.ssd import HostLoad, SsdConfig, run_members, simulate_io, ssd_geometry
+    from flashlab.ssd import HostLoad, SlcCache, SsdConfig, run_members, simulate_io, ssd_geometry
     from flashlab.workload import FileChurn
 
     drive = SsdConfig(geometry=ssd_geometry(2**26, 0.25, pages_per_block=16))
     simulate_io(drive, HostLoad(qd=4), requests=200, progress=False)  # closed loop
+    # an SLC cache: its blocks leave the FTL's pool (ftl take_slc_blocks) before the run
+    simulate_io(SsdConfig(geometry=ssd_geometry(2**26, 0.6, pages_per_block=48), timing="tlc",
+                          slc=SlcCache(blocks_per_plane=1)), HostLoad(qd=4), requests=50, progress=False)
     rng = np.random.default_rng(2)
     n = 32
     run_members([drive, drive], (rng.random(n) < 0.3).astype(np.int8),

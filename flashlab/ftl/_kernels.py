@@ -46,8 +46,9 @@ N_BLK = 9
 # blk64 rows
 CLOSED_AT, KEY = 0, 1
 
-# block states (B_FULL: every page mapped, programs outstanding; the drive's timing model only)
-B_FREE, B_OPEN, B_CLOSED, B_RETIRED, B_FULL = 0, 1, 2, 3, 4
+# block states (B_FULL: every page mapped, programs outstanding; B_SLC: a block of the drive's
+# static SLC cache, out of the pool, written and erased by the drive's timing model only)
+B_FREE, B_OPEN, B_CLOSED, B_RETIRED, B_FULL, B_SLC = 0, 1, 2, 3, 4, 5
 
 # ctr: time-series columns first
 (HOST_WRITES, HOST_READS, TRIMS, GC_COPIES, WL_COPIES, REFRESH_COPIES, ERASE_OPS, FREE_BLOCKS,
@@ -57,7 +58,9 @@ READ_ONLY, EC_MIN_COUNT, FRONT, POOL_SEQ, GOOD, LAST_VICTIM = 12, 13, 14, 18, 19
 # FULL_BLOCKS: blocks in state B_FULL; VICTIM_WAITS: victim searches that found no closed block
 # while some were FULL (GC then waits for a program to end)
 FULL_BLOCKS, VICTIM_WAITS = 21, 22
-NCTR = 23
+# SLC_BLOCKS: blocks in state B_SLC (taken out of the pool once, before any write: take_slc_blocks)
+SLC_BLOCKS = 23
+NCTR = 24
 # frontiers FRONT+0 host (hot), FRONT+1 host cold, FRONT+2 GC (with oracle separation: GC copies
 # of hot LBAs), FRONT+3 GC copies of cold LBAs (oracle separation only)
 N_STREAMS = 4
@@ -221,16 +224,20 @@ def _open(s, stream):
 @_inline_kernel
 def _program(s, stream, lba, stamp):
     """Program the next page of the stream's open block with (lba, stamp); close it when full."""
-    pages, l2p, blk = s[0], s[1], s[2]
     f = s[5][FRONT + stream]
-    ppb = s[6][P_PPB]
-    w = blk[WP, f]
-    ppn = f * ppb + w
-    pages[P2L, ppn] = lba
-    pages[STAMP, ppn] = stamp
-    l2p[lba] = ppn
-    blk[VALID, f] += 1
+    w = s[2][WP, f]
+    _place(s, f * s[6][P_PPB] + w, lba, stamp)
     _advance(s, stream, f, w)
+
+
+@_inline_kernel
+def _place(s, ppn, lba, stamp):
+    """Physical page ppn now holds (lba, stamp): the LBA maps to it and its block has one more
+    valid page (the caller invalidated the LBA's old page and moves the block's write pointer)."""
+    s[0][P2L, ppn] = lba
+    s[0][STAMP, ppn] = stamp
+    s[1][lba] = ppn
+    s[2][VALID, ppn // s[6][P_PPB]] += 1
 
 
 @_inline_kernel
@@ -303,6 +310,32 @@ def _invalidate(s, ppn):
     blk[VALID, b] -= 1
 
 
+@_kernel
+def take_slc_blocks(s, out):
+    """Take ``out.size`` blocks out of the free pool for the drive's static SLC cache (state
+    B_SLC: no frontier, victim list or pool sees them again); their numbers go to ``out``. Called
+    once on a fresh state, before any write; the caller checked the pool holds them."""
+    for k in range(out.size):
+        b = _pool_take(s, 0)
+        s[2][STATE, b] = B_SLC
+        out[k] = b
+    s[5][SLC_BLOCKS] += out.size
+
+
+@_inline_kernel
+def _wipe(s, b):
+    """Erase block b's pages and count the erase (wear); returns its erase count."""
+    pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][P_PPB]
+    for p in range(b * ppb, (b + 1) * ppb):
+        pages[P2L, p] = FREE_PAGE
+    blk[VALID, b] = 0
+    blk[WP, b] = 0
+    blk[READS, b] = 0
+    blk[ERASES, b] += 1
+    ctr[ERASE_OPS] += 1
+    return blk[ERASES, b]
+
+
 # ---------------------------------------------------------------- erase, wear and retirement
 @_kernel
 def _rescan_min_erases(s):
@@ -324,17 +357,10 @@ def _rescan_min_erases(s):
 @_kernel
 def _erase(s, b):
     """Erase block b; it joins the free pool, or retires at the endurance limit."""
-    pages, blk, ctr, prm = s[0], s[2], s[5], s[6]
+    blk, ctr, prm = s[2], s[5], s[6]
     ppb = prm[P_PPB]
-    for p in range(b * ppb, (b + 1) * ppb):
-        pages[P2L, p] = FREE_PAGE
-    blk[VALID, b] = 0
-    blk[WP, b] = 0
-    blk[READS, b] = 0
-    old = blk[ERASES, b]
-    e = old + 1
-    blk[ERASES, b] = e
-    ctr[ERASE_OPS] += 1
+    e = _wipe(s, b)
+    old = e - 1
     if e > ctr[EC_MAX]:
         ctr[EC_MAX] = e
     if old == ctr[EC_MIN]:
@@ -447,7 +473,7 @@ def _choose_victim(s):
         return best
     # RANDOM (d = 1) and D_CHOICES: the emptiest of d closed blocks drawn uniformly (by
     # rejection: n_closed > 0 blocks are CLOSED, so each draw ends).
-    n_closed = nb - ctr[FREE_BLOCKS] - ctr[RETIRED] - ctr[FULL_BLOCKS]
+    n_closed = nb - ctr[FREE_BLOCKS] - ctr[RETIRED] - ctr[FULL_BLOCKS] - ctr[SLC_BLOCKS]
     for k in range(N_STREAMS):
         if ctr[FRONT + k] >= 0:
             n_closed -= 1

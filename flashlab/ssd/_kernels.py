@@ -246,6 +246,9 @@ PH_FIRST, PH_SECOND, PH_ALT = _codes(0, 1, -1)
 # columns of Stats.gc_log
 GL_DEVICE, GL_START, GL_END = _codes(0, 1, 2)
 MAX_BITS = 4
+# the page type of a slot programmed in SLC mode (a column of Devices.t_read and t_prog after
+# the part's own types)
+SLC_TYPE = np.int8(MAX_BITS)
 # FTL write streams, as int64 (a literal 0 or F.GC_STREAM would compile F._open and what it calls
 # once per value, beside the int64 copy the FTL's own loop uses)
 HOST_STREAM, GC_STREAM = _codes(0, F.GC_STREAM)
@@ -280,8 +283,9 @@ class Devices(NamedTuple):
     group: np.ndarray         # GC group, -1 for none
     qd: np.ndarray            # most requests inside the device
     t_xfer: np.ndarray        # channel time of one page, us
-    t_read: np.ndarray        # (D, MAX_BITS) tR per page type, us
-    t_prog: np.ndarray        # (D, MAX_BITS) tPROG per page type, us
+    t_read: np.ndarray        # (D, MAX_BITS + 1) tR per page type (SLC_TYPE last), us
+    t_prog: np.ndarray        # (D, MAX_BITS + 1) tPROG of a program per page type (SLC_TYPE: its
+                              # wl_pages single pages, one SLC tPROG each), us
     t_erase: np.ndarray       # tBERS, us
     t_resume: np.ndarray      # added to a suspended operation when it resumes, us
     front: np.ndarray         # 1: its commands cross a host interface and controller first (Front)
@@ -380,8 +384,9 @@ class Hosts(NamedTuple):
 
 
 class Jobs(NamedTuple):
-    """Per device, the running GC job."""
+    """Per device, the running job: a GC job, or a fold of an SLC cache block (``fold``)."""
     victim: np.ndarray        # superblock being cleaned, -1: no job
+    fold: np.ndarray          # 1: the job folds a block of the SLC cache (Slc) into native blocks
     waiting: np.ndarray       # 1: a job was due but every full superblock had programs outstanding
     log_row: np.ndarray       # its row of Stats.gc_log, -1: not logged
     copies_left: np.ndarray
@@ -525,6 +530,30 @@ class Front(NamedTuple):
     out_tail: np.ndarray
 
 
+class Slc(NamedTuple):
+    """Per device ``d``: its static SLC cache (``on`` 0: none; :mod:`flashlab.ssd.slc`). The
+    cache's ``n_blocks`` superblocks, ``first .. first + n_blocks - 1``, left the FTL's pool
+    before the first write (state ``B_SLC``); each holds ``pages`` slots (``ppbs / bits``: its
+    first ``pages`` slots, striped over the units as a native block's). They form a ring in use
+    order (position ``k`` is block ``first + k``): the ``used`` blocks from position ``head``
+    hold data (oldest first; the newest is open while ``wp < pages``), the ``free_blocks`` after
+    them are erased, and the one after those is being folded while a fold job runs. Host writes take the cache's next slot while it has one
+    (:func:`_slc_room`); a fold job copies the oldest block's valid slots to native blocks and
+    erases it (:func:`_start_fold`), whenever the device is idle (:func:`_idle`)."""
+    on: np.ndarray
+    n_blocks: np.ndarray
+    pages: np.ndarray         # slots an SLC superblock holds
+    first: np.ndarray         # FTL block number of its first superblock
+    head: np.ndarray          # ring position of the oldest block in use (folded next)
+    used: np.ndarray          # blocks holding data (written, not yet folded)
+    free_blocks: np.ndarray   # erased blocks ready for host writes
+    wp: np.ndarray            # slots written into the newest block in use
+    writes: np.ndarray        # host slots written into the cache
+    fold_copies: np.ndarray   # valid slots fold jobs copied to native blocks (mapped there)
+    fold_programs: np.ndarray  # their programs ended
+    folds: np.ndarray         # blocks folded and erased
+
+
 class Engine(NamedTuple):
     devices: Devices
     units: Units
@@ -546,6 +575,7 @@ class Engine(NamedTuple):
                               # with a cache (Cache.on) touch it (else it may have one element)
     ftls: Ftls
     front: Front
+    slc: Slc
 
 
 # ---------------------------------------------------------------- event heap
@@ -892,22 +922,54 @@ def _set_type(dev, programs, ptype, d, ppn, gc):
 
 # ---------------------------------------------------------------- FTL side: host writes
 @_inline
-def _map_host_write(ftls, dev, programs, ptype, d, lba):
+def _slc_room(slc, d):
+    """Device d's SLC cache takes a host slot now: its newest block has room, or a block is free."""
+    return slc.on[d] != 0 and ((slc.used[d] > 0 and slc.wp[d] < slc.pages[d]) or slc.free_blocks[d] > 0)
+
+
+@_inline
+def _slc_slot(ftls, dev, slc, ptype, d):
+    """Device d's next SLC cache slot (its newest block's next, or the first of the next free
+    block), typed SLC_TYPE and counted as a queued program of its block: its physical page."""
+    if slc.used[d] == 0 or slc.wp[d] == slc.pages[d]:
+        slc.used[d] += 1
+        slc.free_blocks[d] -= 1
+        slc.wp[d] = 0
+    b = slc.first[d] + (slc.head[d] + slc.used[d] - 1) % slc.n_blocks[d]
+    ppn = b * dev.ppbs[d] + slc.wp[d]
+    slc.wp[d] += 1
+    _ftl(ftls, d)[2][F.UNDONE, b] += 1
+    ptype[dev.page0[d] + ppn] = SLC_TYPE
+    return ppn
+
+
+@_inline
+def _map_host_write(ftls, dev, slc, programs, ptype, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
-    synchronous GC); returns the physical page. The caller has checked there is room."""
+    synchronous GC) into its SLC cache while that has room, else to the host frontier; returns
+    the physical page. The caller has checked there is room."""
     s = _ftl(ftls, d)
     l2p, blk, ctr = s[1], s[2], s[5]
-    if F._room(s, HOST_STREAM) == 0:
+    cached = _slc_room(slc, d)
+    if not cached and F._room(s, HOST_STREAM) == 0:
         F._open(s, HOST_STREAM)
     old = l2p[lba]
     if old >= 0:
         F._invalidate(s, old)
-    F._queue_program(s, HOST_STREAM)
-    f = ctr[F.FRONT]
-    ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
+    if cached:
+        ppn = _slc_slot(ftls, dev, slc, ptype, d)
+        slc.writes[d] += 1
+    else:
+        F._queue_program(s, HOST_STREAM)
+        f = ctr[F.FRONT]
+        ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
+        _set_type(dev, programs, ptype, d, ppn, False)
     hw = ctr[F.HOST_WRITES]
-    _set_type(dev, programs, ptype, d, ppn, False)
-    F._program(s, HOST_STREAM, lba, np.int32(np.int64(hw) & 0xFFFFFFFF))
+    stamp = np.int32(np.int64(hw) & 0xFFFFFFFF)
+    if cached:
+        F._place(s, ppn, lba, stamp)
+    else:
+        F._program(s, HOST_STREAM, lba, stamp)
     ctr[F.HOST_WRITES] = hw + 1
     return ppn
 
@@ -927,9 +989,10 @@ def _queue_erases(e, d):
 
 @_callee
 def _start_job(e, d):
+    """Device d's GC job: pick a victim among the closed superblocks and relocate it."""
     s = _ftl(e.ftls, d)
     job = e.jobs
-    pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][F.P_PPB]
+    blk, ctr = s[2], s[5]
     v = F._pick_victim(s)
     job.waiting[d] = v < 0 and ctr[F.FULL_BLOCKS] > 0  # then _program_done restarts it
     if v < 0:
@@ -943,9 +1006,6 @@ def _start_job(e, d):
     if lst >= 0:
         F._list_remove(s, lst, v)
     blk[F.STATE, v] = F.B_FREE  # being cleaned: in no list and not in the pool until erased
-    base = v * ppb
-    j = 0
-    job.victim[d] = v
     st = e.stats
     row = st.gc_rows[0]
     job.log_row[d] = -1
@@ -955,11 +1015,26 @@ def _start_job(e, d):
         st.gc_log[row, GL_DEVICE] = d
         st.gc_log[row, GL_START] = e.loop.now[0]
         st.gc_log[row, GL_END] = np.nan
+    ctr[F.LAST_VICTIM] = v
+    _relocate(e, d, v, s[6][F.P_PPB])
+
+
+@_callee
+def _relocate(e, d, v, n):
+    """The device's job (GC, or a fold: ``Jobs.fold``) takes victim v: remaps the valid pages
+    among its first ``n`` to the GC frontier and queues a copy read of each (the erase comes
+    when all are copied, at once if none is valid)."""
+    s = _ftl(e.ftls, d)
+    job = e.jobs
+    pages, blk, ctr, ppb = s[0], s[2], s[5], s[6][F.P_PPB]
+    job.victim[d] = v
     g = e.devices.group[d]
     if g >= 0:
         e.groups.active[g] += 1
         e.groups.peak[g] = max(e.groups.peak[g], e.groups.active[g])
-    for i in range(ppb):
+    base = v * ppb
+    j = 0
+    for i in range(n):
         lba = pages[F.P2L, base + i]
         if lba >= 0:
             if F._room(s, GC_STREAM) == 0:
@@ -969,11 +1044,13 @@ def _start_job(e, d):
             dst = f * ppb + blk[F.WP, f]
             _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
             F._program(s, GC_STREAM, lba, pages[F.STAMP, base + i])
-            ctr[F.GC_COPIES] += 1
+            if job.fold[d] != 0:
+                e.slc.fold_copies[d] += 1
+            else:
+                ctr[F.GC_COPIES] += 1
             job.src[d, j] = base + i
             job.dst[d, j] = dst
             j += 1
-    ctr[F.LAST_VICTIM] = v
     job.copies_left[d] = j
     job.valid[d] = j
     for k in range(j):
@@ -981,6 +1058,40 @@ def _start_job(e, d):
         _submit(e, Q_GC, _unit_of(e.devices, d, src), K_GREAD, src, k)
     if j == 0:
         _queue_erases(e, d)
+
+
+# ---------------------------------------------------------------- the SLC cache folds
+@_inline
+def _idle(slc, dev, jobs, fr, st, loop, d):
+    """Device d may fold its SLC cache now: it has one holding data, no job runs, and no host
+    command is inside it (past its host interface too) or waiting for it."""
+    if slc.on[d] == 0 or slc.used[d] == 0 or jobs.victim[d] >= 0 or loop.err[0] != ERR_NONE:
+        return False
+    if dev.inflight[d] != 0 or dev.waiting[d] != 0:
+        return False
+    return fr.on[d] == 0 or fr.admitted[d] == st.done[d]
+
+
+@_callee
+def _start_fold(e, d):
+    """Idle device d folds its SLC cache's oldest block: a job (:func:`_relocate`) copies its valid
+    slots to native blocks, then erases it back into the cache (:func:`_end_job`). It waits
+    while programs into the block are outstanding (an open block's partly filled program is
+    padded, so that it ends) or while the native blocks lack room for its data."""
+    slc = e.slc
+    s = _ftl(e.ftls, d)
+    b = slc.first[d] + slc.head[d]
+    if s[2][F.UNDONE, b] > 0:
+        if slc.used[d] == 1:
+            _pad_slc(e, d)
+        return
+    if not F._can_relocate(s, s[2][F.VALID, b]):
+        return
+    slc.head[d] = (slc.head[d] + 1) % slc.n_blocks[d]
+    slc.used[d] -= 1
+    e.jobs.fold[d] = 1
+    e.jobs.log_row[d] = -1  # the GC log records GC jobs
+    _relocate(e, d, b, slc.pages[d])
 
 
 @_inline
@@ -1290,8 +1401,11 @@ def _slot_on_nand(e, d, i):
 
 @_inline
 def _pad_page(e, d):
-    """Fill the partly written NAND page of device d's host frontier with padding slots, so that
-    it is programmed now (a flush or a write through the cache: the page may not wait for data)."""
+    """Fill the partly written NAND page of device d's host frontier (and of its SLC cache's
+    newest block) with padding slots, so that it is programmed now (a flush or a write through
+    the cache: the page may not wait for data)."""
+    if e.slc.on[d] != 0:
+        _pad_slc(e, d)
     s = _ftl(e.ftls, d)
     f = s[5][F.FRONT]
     if f < 0:
@@ -1307,6 +1421,25 @@ def _pad_page(e, d):
         if e.cache.on[d] != 0:
             e.pending[e.devices.page0[d] + ppn] = 0  # nothing to serve (no L2P entry names it)
         _set_type(e.devices, e.units.programs, e.ptype, d, ppn, False)
+        _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
+
+
+@_callee
+def _pad_slc(e, d):
+    """Fill the partly written program of device d's newest SLC cache block with padding (a
+    kernel: it is rare, and inlined at each padding site it would copy the Engine there)."""
+    slc = e.slc
+    if slc.on[d] == 0 or slc.used[d] == 0:
+        return
+    slots = e.devices.slots[d]
+    w = slc.wp[d] % slots
+    if w == 0:
+        return
+    for _ in range(slots - w):
+        ppn = _slc_slot(e.ftls, e.devices, slc, e.ptype, d)
+        e.owner[e.devices.page0[d] + ppn] = -1
+        if e.cache.on[d] != 0:
+            e.pending[e.devices.page0[d] + ppn] = 0
         _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
 
 
@@ -1555,7 +1688,7 @@ def _dispatch(e, d):
                 _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)
         lba = req.lba[i]
         for p in range(first, first + now):
-            ppn = _map_host_write(e.ftls, dev, e.units.programs, e.ptype, d, lba + p)
+            ppn = _map_host_write(e.ftls, dev, e.slc, e.units.programs, e.ptype, d, lba + p)
             if cache.on[d] != 0:
                 # set on every mapping, cleared for a write through (not in the cache): no flag
                 # is left over from the slot's last use
@@ -1639,6 +1772,8 @@ def _settle(e):
                 _dispatch(e, d)
             if e.front.on[d] != 0:
                 _front_admit(e, d)  # after the dispatch: it may have completed some (a flush)
+            if _idle(e.slc, e.devices, e.jobs, e.front, e.stats, loop, d):
+                _start_fold(e, d)
             d = _next_ready(loop.ready, d)
         if loop.to_issue[0] == 0 and not _any_ready(loop.ready):
             return
@@ -1691,11 +1826,15 @@ def _finish(e, u):
         dst = job.dst[d, ref]
         _submit(e, Q_GC, _unit_of(e.devices, d, dst), K_GPROG, dst, ref)
     elif kind == K_GPROG:
-        st.gc_programs[d] += 1
+        fold = job.fold[d] != 0
+        if fold:
+            e.slc.fold_programs[d] += 1
+        else:
+            st.gc_programs[d] += 1
         _program_done(e, d, units.ppn[u])
         job.copies_left[d] -= 1
         dev = e.devices
-        if dev.fg[d] != 0 and dev.fg_policy[d] == FG_THROTTLE:
+        if dev.fg[d] != 0 and dev.fg_policy[d] == FG_THROTTLE and not fold:
             valid = job.valid[d]
             dev.tokens[d] += (dev.ppbs[d] - valid) / valid
         if job.copies_left[d] == 0:
@@ -1729,8 +1868,14 @@ def _end_job(e, d):
     e.jobs.victim[d] = -1
     if e.jobs.log_row[d] >= 0:
         e.stats.gc_log[e.jobs.log_row[d], GL_END] = e.loop.now[0]
-    F._erase(s, v)
-    s[5][F.GC_VICTIMS] += 1
+    if e.jobs.fold[d] != 0:  # a folded SLC block: back into the cache, erased
+        e.jobs.fold[d] = 0
+        F._wipe(s, v)
+        e.slc.free_blocks[d] += 1
+        e.slc.folds[d] += 1
+    else:
+        F._erase(s, v)
+        s[5][F.GC_VICTIMS] += 1
     g = e.devices.group[d]
     if g >= 0:
         e.groups.active[g] -= 1

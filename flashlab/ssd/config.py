@@ -16,6 +16,7 @@ from flashlab.device.geometry import MAX_PAGES_PER_BLOCK, MAX_PHYSICAL_PAGES, Ge
 from flashlab.device.timing import PRESETS, NandTiming
 from flashlab.ftl.core import FtlConfig, check_capacity
 from flashlab.ssd.frontend import Controller, HostInterface
+from flashlab.ssd.slc import SlcCache, check_slc
 
 SCHEDULERS = ("fifo", "read_priority")
 SLOTS = (1, 2, 4, 8, 16)  # slots per NAND page
@@ -126,6 +127,12 @@ class SsdConfig:
         lines, and a flush or write through pads the word line. False: each NAND page is its own
         program, in its type's tPROG. Reads sense a NAND page in its type's tR, either way; the
         slots of one request on one NAND page share one sense (each crosses the channel).
+    slc : SlcCache or None
+        A static SLC cache (:mod:`flashlab.ssd.slc`; client TLC and QLC drives): its blocks come
+        out of the spare blocks before the first write; host writes fill them in SLC mode (a
+        program writes ``wl_pages`` word lines' single pages in ``wl_pages`` SLC tPROGs), then
+        go to native blocks; the drive folds the cache back into native blocks while idle.
+        None: no cache, every host write goes to native blocks.
     """
 
     geometry: Geometry = field(default_factory=ssd_geometry)
@@ -148,6 +155,7 @@ class SsdConfig:
     controller: Controller | None = None
     multi_plane: bool = False
     one_shot: bool = False
+    slc: SlcCache | None = None
 
     def __post_init__(self):
         plain_fields(self)
@@ -208,6 +216,9 @@ class SsdConfig:
                 raise ValueError(f"geometry.pages_per_block must be whole word lines with one_shot: a multiple of "
                                  f"{self.program_slots} slots ({bits} NAND pages of {self.slots} slot(s)); got "
                                  f"{g.pages_per_block}")
+        if self.slc is not None:
+            check_instance("slc", self.slc, SlcCache, "an SlcCache or None")
+            check_slc(self, self.slc)
 
     @property
     def slots(self) -> int:

@@ -160,13 +160,21 @@ def _preconditioned(config, seed: int, index: int, fills: float) -> tuple:
     run's seed and the member's index). Used states are kept (:func:`_used_state`), so a live
     explorable that reruns the same array pays for them once."""
     if fills <= 0:
-        return Ftl(config.ftl_geometry, config.ftl_config, seed)._s
+        return _fresh_state(config, seed)._s
     return tuple(a.copy() for a in _used_state(config, seed, index, fills))
+
+
+def _fresh_state(config, seed: int) -> Ftl:
+    """A fresh FTL of ``config``; with an SLC cache, its blocks taken out of the pool first."""
+    ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
+    if config.slc is not None:
+        FK.take_slc_blocks(ftl._s, np.zeros(config.slc.blocks_per_plane, np.int64))
+    return ftl
 
 
 @lru_cache(maxsize=256)
 def _used_state(config, seed: int, index: int, fills: float) -> tuple:
-    ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
+    ftl = _fresh_state(config, seed)
     user = config.geometry.user_pages
     ftl.write(np.arange(user, dtype=np.int32))
     rng = np.random.default_rng(np.random.SeedSequence([seed, 13, index]))
@@ -231,6 +239,24 @@ def _front(members, n: int, device_qd) -> K.Front:
                    link_out=np.zeros(D, f64), core_free=np.zeros((rows, MAX_CORES if on.any() else 1), f64),
                    admitted=np.zeros(D, i64), in_req=in_req, in_t=in_t, in_head=in_head, in_tail=in_tail,
                    out_req=out_req, out_t=out_t, out_head=out_head, out_tail=out_tail)
+
+
+def _slc(members, states, ppbs) -> K.Slc:
+    """The flash members' SLC caches as :class:`~flashlab.ssd._kernels.Slc` (``on`` 0 for the
+    others): each cache's blocks are those its FTL state holds in state ``B_SLC``, all free. A
+    fresh pool hands out its blocks in order, so they are consecutive (a fixed record per
+    device: its type, and so the compiled engine, is the same whatever the cache's size)."""
+    D = len(members)
+    i64 = np.int64
+    first, n, pages = np.zeros(D, i64), np.zeros(D, i64), np.zeros(D, i64)
+    for d, (m, s) in enumerate(zip(members, states)):
+        b = np.zeros(0, i64) if s is None else np.flatnonzero(s[2][FK.STATE] == FK.B_SLC)
+        if b.size:
+            if not np.array_equal(b, b[0] + np.arange(b.size)):
+                raise RuntimeError(f"member {d}'s SLC blocks are not consecutive: {b}")
+            first[d], n[d], pages[d] = b[0], b.size, ppbs[d] // m.timing.bits_per_cell
+    return K.Slc(on=(n > 0).astype(i64), n_blocks=n, pages=pages, first=first, free_blocks=n.copy(),
+                 **_arrays(D, ("head", "used", "wp", "writes", "fold_copies", "fold_programs", "folds"), i64))
 
 
 def _stall_budget(pages, phys) -> int:
@@ -327,7 +353,7 @@ class Engine:
             order=np.zeros((D, K.MAX_BITS), i64), **_arrays(D, ("slack", "steer", "sched", "suspend", "gc",
                                                                  "fg_policy", "gc_critical", "gc_background"), i64),
             group=np.asarray(gc_group, i64), qd=np.asarray(device_qd, i64), t_xfer=np.zeros(D, f64),
-            t_read=np.zeros((D, K.MAX_BITS), f64), t_prog=np.zeros((D, K.MAX_BITS), f64),
+            t_read=np.zeros((D, K.MAX_BITS + 1), f64), t_prog=np.zeros((D, K.MAX_BITS + 1), f64),
             t_erase=np.zeros(D, f64), t_resume=np.zeros(D, f64), t_suspend=np.zeros(D, f64), front=np.zeros(D, i64), inflight=np.zeros(D, i64),
             waiting=np.zeros(D, i64), wait_head=np.full((D, 3), -1, i64), wait_tail=np.full((D, 3), -1, i64),
             stalled=np.zeros(D, i64), fg=np.zeros(D, i64), tokens=np.zeros(D, f64), fg_since=np.zeros(D, f64), fg_time=np.zeros(D, f64),
@@ -360,6 +386,9 @@ class Engine:
                 dv["t_read"][d, :bits] = tm.t_read_us
                 # one-shot: every program is a whole word line's, in the part's one-shot time
                 dv["t_prog"][d, :bits] = tm.t_prog_one_shot_us if m.one_shot else tm.t_prog_us
+                if m.slc is not None:  # a program writes wl_pages single pages, one after another
+                    dv["t_read"][d, K.SLC_TYPE] = m.slc.read_us(tm)
+                    dv["t_prog"][d, K.SLC_TYPE] = wl_pages[d] * m.slc.prog_us(tm)
                 dv["t_erase"][d] = tm.t_erase_us
                 dv["t_resume"][d] = m.resume_overhead_us
                 dv["t_suspend"][d] = m.suspend_latency_us
@@ -401,7 +430,7 @@ class Engine:
                              cache_pages=fan.cache_pages, dirty=np.zeros(nh, i64), stage=np.zeros(nh, i64), left=np.zeros(nh, i64),
                              arrival=np.full(nh, np.nan) if arrivals is None else np.asarray(arrivals, f64),
                              done=np.full(nh, np.nan))
-        self.jobs = K.Jobs(victim=np.full(D, -1, i64), log_row=np.full(D, -1, i64),
+        self.jobs = K.Jobs(victim=np.full(D, -1, i64), fold=np.zeros(D, i64), log_row=np.full(D, -1, i64),
                            **_arrays(D, ("waiting", "copies_left", "valid", "erases_left"), i64),
                            src=np.zeros((D, max(ppbs)), i64), dst=np.zeros((D, max(ppbs)), i64))
         limits = np.asarray(gc_limits, i64) if len(gc_limits) else np.zeros(1, i64)
@@ -446,13 +475,14 @@ class Engine:
         self.ftls = _stack_ftls(ftl_states)
         self.front = _front(members, n, device_qd)
         self.devices.front[:] = self.front.on
+        self.slc = _slc(members, ftl_states, ppbs)
         # the per-device records (and the GC groups') reach the kernels as one structured array each
         # (_packed); this object keeps them as records of views of its fields
-        (self.devices, devices), (self.groups, groups), (self.disks, disks) = map(
-            _packed, (self.devices, self.groups, self.disks))
+        (self.devices, devices), (self.groups, groups), (self.disks, disks), (self.slc, slc) = map(
+            _packed, (self.devices, self.groups, self.disks, self.slc))
         self.state = K.Engine(devices, self.units, self.channels, self.queues, self.heap, self.requests,
                               self.hosts, self.jobs, groups, disks, self.stats, self.loop, self.cache,
-                              self.ptype, self.owner, self.pending, self.ftls, self.front)
+                              self.ptype, self.owner, self.pending, self.ftls, self.front, slc)
 
     def run(self, progress: bool | None) -> None:
         """Run the event loop until every host I/O is done or nothing more can happen; when
@@ -528,6 +558,9 @@ class Engine:
             "pad_programs": int(st.pad_programs[d]), "cache_read_hits": int(st.cache_read_hits[d]),
             "free_blocks": int(ctr[FK.FREE_BLOCKS]), "requests_done": int(st.done[d]),
             "gc_victim_waits": int(ctr[FK.VICTIM_WAITS]), "busy_victims": int(st.busy_victims[d]),
+            "slc_writes": int(self.slc.writes[d]), "fold_copies": int(self.slc.fold_copies[d]),
+            "fold_programs": int(self.slc.fold_programs[d]), "slc_folds": int(self.slc.folds[d]),
+            "slc_free_blocks": int(self.slc.free_blocks[d]),
         }
 
     def gc_log(self) -> dict:

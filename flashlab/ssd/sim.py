@@ -169,8 +169,12 @@ class IoResult:
     of its NAND page, needs none); erases: physical block erases done; events processed; suspensions; gc_victim_waits: times a
     due GC job found every full superblock still waiting for programs queued into it, and waited
     for the first to end; busy_victims: victims picked with programs outstanding, always 0, a
-    check). Every host page read
-    is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes over the whole run.
+    check; with an SLC cache (``config.slc``): slc_writes, host pages written into it;
+    fold_copies, valid pages fold jobs copied to native blocks (their copy reads count in
+    gc_reads), fold_programs done; slc_folds, cache blocks folded and erased; slc_free_blocks,
+    its erased blocks at the end). Every host page read
+    is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes
+    over the whole run (host writes, GC copies and fold copies).
     ``stalled``: the run ended with requests that could never complete (GC off and full, or no
     space left for GC).
     """
@@ -557,7 +561,7 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
         start_us=np.where(req.start >= 0, req.start, np.nan), done_us=done,
         latency_us=done - arr, durable_us=req.durable.copy(), series=eng.series(0, SERIES_NAMES),
         sample_every=eng.sample_every,
-        counters=counters, wa=(hw + counters["gc_copies"]) / hw if hw else math.nan, stalled=stalled,
+        counters=counters, wa=(hw + counters["gc_copies"] + counters["fold_copies"]) / hw if hw else math.nan, stalled=stalled,
         stall_reason=reason, user_pages=config.geometry.user_pages,
     )
 

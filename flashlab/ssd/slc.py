@@ -10,14 +10,17 @@ users of consumer drives meet, long before the GC cliff. When the host is idle t
 
 This module holds the cache's parameters (:class:`SlcCache`) and the closed form of a fresh
 drive's sequential write (:func:`slc_write_plateaus`): the SLC program rate until the cache's
-bytes are written, then the direct rate, each capped by the host link. The event engine does
-not model the cache yet (issue 26): :class:`SlcCache` is not a field of
-:class:`flashlab.ssd.SsdConfig`, so no run can claim a cache it does not simulate.
+bytes are written, then the direct rate, each capped by the host link. The event engine
+simulates the cache of a config whose ``slc`` field names one (:class:`flashlab.ssd.SsdConfig`;
+its kernels' record ``Slc``): host writes fill the cache's blocks in SLC mode, then go to native
+blocks; a *fold* job copies the cache's valid pages into native blocks and erases its blocks
+whenever the drive is idle (no host command inside it or waiting).
 
 Model (static cache): the cache is ``blocks_per_plane`` blocks of every plane, taken from the
-drive's spare blocks (its over-provisioning), as a static SLC cache is; the user capacity is
-unchanged. Dynamic caches (SLC blocks borrowed from free user space, shrinking as the drive
-fills) are left out, as are folding during host writes and the cache's own wear.
+drive's spare blocks (its over-provisioning) before the first write, as a static SLC cache is;
+the user capacity is unchanged. Dynamic caches (SLC blocks borrowed from free user space,
+shrinking as the drive fills) are left out, as are folding while the host writes and the
+cache's own wear (its erases are counted, no endurance applies).
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ from dataclasses import dataclass
 
 from flashlab._validate import check_instance, check_int, check_real
 from flashlab.device.timing import NandTiming
-from flashlab.ssd.sim import SsdConfig, _native_prog_us, _pipeline_slots_per_us
 
 #: Most SLC blocks per plane a cache may name (a plane of a real part has a few thousand).
 MAX_BLOCKS_PER_PLANE = 2**20
@@ -94,8 +96,35 @@ class SlcPlateaus:
         return (fast / self.slc_mb_s + (nbytes - fast) / self.direct_mb_s) / 1e6
 
 
-def slc_write_plateaus(config, cache: SlcCache) -> SlcPlateaus:
-    """Closed form of a fresh drive's sequential write with ``cache`` (no GC, no folding).
+def check_slc(config, cache: SlcCache) -> None:
+    """Raise ValueError unless ``config`` (an SsdConfig) can hold ``cache``: a multi-level part;
+    blocks of whole SLC programs (``pages_per_block`` a multiple of ``bits_per_cell`` x the
+    slots of one native program on a plane); and, with the cache's blocks out of the pool, room
+    for every user page beside GC's reserve (:func:`flashlab.ftl.core.check_capacity`'s rule)."""
+    check_instance("cache", cache, SlcCache)
+    g = config.geometry
+    bits = config.timing.bits_per_cell
+    if bits < 2:
+        raise ValueError(f"slc needs a multi-level part (bits_per_cell >= 2): an SLC cache of an SLC part is the part "
+                         f"itself; got timing {config.timing.name!r} with 1 bit per cell")
+    plane_slots = config.slots * (bits if config.one_shot else 1)  # one native program's slots on a plane
+    if g.pages_per_block % (bits * plane_slots):
+        raise ValueError(f"pages_per_block must hold whole SLC programs with an SLC cache, a multiple of bits_per_cell x "
+                         f"{plane_slots} slot(s) of a program = {bits * plane_slots}; got {g.pages_per_block}")
+    check_int("slc.blocks_per_plane", cache.blocks_per_plane, 1, max(max_slc_blocks(config), 0))
+
+
+def max_slc_blocks(config) -> int:
+    """Most blocks per plane a static SLC cache of ``config`` may take from the spare blocks: the
+    FTL keeps every user page and its reserve (``gc_background`` + 1 superblocks) in the rest."""
+    f = config.ftl_geometry
+    reserve = config.gc_background + 1  # the FTL's gc_high plus its second open frontier, less one
+    return f.blocks - reserve - math.ceil((f.user_pages + 1) / f.pages_per_block)
+
+
+def slc_write_plateaus(config, cache: SlcCache | None = None) -> SlcPlateaus:
+    """Closed form of a fresh drive's sequential write with ``cache`` (default: ``config.slc``;
+    no GC, no folding).
 
     Both plateaus are the pipeline limit (:func:`flashlab.ssd.pipeline_limit_iops`) of their
     programs, capped by the host link (``config.host``): SLC programs write one NAND page per
@@ -103,19 +132,18 @@ def slc_write_plateaus(config, cache: SlcCache) -> SlcPlateaus:
     direct programs are the drive's own. The knee is the cache's capacity:
     ``blocks_per_plane x planes x pages_per_block / bits_per_cell x page_size`` bytes.
 
-    Raises ValueError if a block does not hold whole SLC NAND pages, or if the cache does not
-    fit in the spare blocks above GC's reserve of ``config.gc_background`` free superblocks.
+    Raises ValueError if ``config`` cannot hold the cache (:func:`check_slc`).
     """
+    from flashlab.ssd.sim import SsdConfig, _native_prog_us, _pipeline_slots_per_us
+
     check_instance("config", config, SsdConfig)
-    check_instance("cache", cache, SlcCache)
+    if cache is None:
+        if config.slc is None:
+            raise ValueError("cache must be an SlcCache when config.slc is None; got None")
+        cache = config.slc
+    check_slc(config, cache)
     g = config.geometry
     bits = config.timing.bits_per_cell
-    if g.pages_per_block % (bits * config.slots):
-        raise ValueError(f"pages_per_block must hold whole SLC NAND pages, a multiple of bits_per_cell x slots "
-                         f"= {bits * config.slots}; got {g.pages_per_block}")
-    user_blocks = math.ceil(g.user_pages / (config.units * g.pages_per_block))
-    spare = g.blocks_per_plane - user_blocks - config.gc_background
-    check_int("blocks_per_plane", cache.blocks_per_plane, 1, max(spare, 0))
     knee = cache.blocks_per_plane * config.units * (g.pages_per_block // bits) * g.page_size
     slc_slots = config.slots * (g.planes_per_die if config.multi_plane else 1)
     slc = _pipeline_slots_per_us(config, slc_slots, cache.prog_us(config.timing)) * g.page_size

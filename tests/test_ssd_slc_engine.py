@@ -1,0 +1,158 @@
+"""The SLC cache in the drive engine (``SsdConfig.slc``): a fresh drive's sequential write
+against its closed form, folding while idle, and every LBA's last write across SLC, fold and GC."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flashlab.ftl import _kernels as FK
+from flashlab.ssd import HostLoad, SlcCache, SsdConfig, run_members, simulate_io, slc_write_plateaus, ssd_geometry
+from flashlab.ssd import _kernels as K
+from flashlab.ssd.engine import Engine
+from flashlab.ssd.slc import max_slc_blocks
+from flashlab.workload import Workload
+
+# 64 MiB of TLC on 16 planes, 48 pages per block: an SLC superblock holds 16 x 16 slots (1 MiB)
+SEQ = SsdConfig(geometry=ssd_geometry(2**26, 0.6, pages_per_block=48), timing="tlc", slc=SlcCache(blocks_per_plane=4))
+# 4 MiB on 4 planes, 24 pages per block: 2 SLC superblocks of 32 slots, GC within a few hundred writes
+TINY = ssd_geometry(2**22, 0.6, channels=2, dies_per_channel=1, planes_per_die=2, pages_per_block=24)
+TOL = 0.05  # the sequential write's plateaus against the closed form
+
+
+def _bandwidth(done_us, size, lo, hi):
+    """MB/s of a sequential write between its lo-th and hi-th byte (requests of ``size`` bytes,
+    in completion order)."""
+    done = np.sort(done_us)
+    a, b = int(lo // size), int(hi // size)
+    return (b - a) * size / (done[b] - done[a])
+
+
+def test_fresh_sequential_write_meets_the_closed_form():
+    """Writes land in SLC at the cache's program rate until its bytes are written (the knee),
+    then go to TLC directly at the drive's own rate: both plateaus within 5% of
+    slc_write_plateaus, each counted where it went."""
+    p = slc_write_plateaus(SEQ)
+    size = 65536
+    n = 3 * p.knee_bytes // size
+    r = simulate_io(SEQ, HostLoad(qd=32, write_size=size, workload=Workload("sequential")), requests=n)
+    k = p.knee_bytes
+    slc, direct = _bandwidth(r.done_us, size, 0.1 * k, 0.9 * k), _bandwidth(r.done_us, size, 1.3 * k, 2.9 * k)
+    assert slc == pytest.approx(p.slc_mb_s, rel=TOL)
+    assert direct == pytest.approx(p.direct_mb_s, rel=TOL)
+    assert p.slc_mb_s > 3 * p.direct_mb_s  # the cliff is there to see
+    c = r.counters
+    assert c["slc_writes"] == k // SEQ.geometry.page_size  # the knee: the cache's slots, then no more
+    assert c["slc_free_blocks"] == 0 and c["slc_folds"] == 0  # never idle until the end: nothing folded
+    # the knee in time: where the write's bandwidth falls
+    done = np.sort(r.done_us)
+    at_knee = done[k // size - 1]
+    assert at_knee == pytest.approx(k / p.slc_mb_s, rel=TOL)
+
+
+def test_without_a_cache_the_write_is_direct_throughout():
+    """The same drive with slc=None writes at the direct rate from the start (nothing in SLC)."""
+    cfg = SsdConfig(geometry=SEQ.geometry, timing="tlc")
+    p = slc_write_plateaus(SEQ)
+    size = 65536
+    r = simulate_io(cfg, HostLoad(qd=32, write_size=size, workload=Workload("sequential")),
+                    requests=p.knee_bytes // size)
+    assert _bandwidth(r.done_us, size, 0.1 * p.knee_bytes, 0.9 * p.knee_bytes) == pytest.approx(p.direct_mb_s, rel=TOL)
+    assert r.counters["slc_writes"] == 0
+
+
+def _burst_then_idle(cfg, lbas, pages=1):
+    """Writes of ``pages`` pages at each of ``lbas``, all arriving at once, then one read 10 s
+    later (the drive idle in between), on a fresh drive; the events run out."""
+    m = len(lbas)
+    op = np.zeros(m + 1, np.int64)
+    op[-1] = 1
+    lba = np.append(np.asarray(lbas, np.int64), 0)
+    pg = np.full(m + 1, pages, np.int64)
+    pg[-1] = 1
+    arr = np.zeros(m + 1)
+    arr[-1] = 1e7
+    return run_members([cfg], op, lba, pg, np.zeros(m + 1, np.int64), arrivals=arr)
+
+
+@pytest.mark.parametrize("rewrites", [False, True])
+def test_idle_folds_the_cache(rewrites):
+    """A burst the cache absorbs, then an idle period: the fold copies exactly the SLC pages valid
+    when the drive fell idle (each LBA once, however often it was rewritten), erases every
+    block it used and returns them, and the counts add up."""
+    rng = np.random.default_rng(3)
+    span = SEQ.geometry.user_pages
+    slots = SEQ.slc.blocks_per_plane * SEQ.units * SEQ.geometry.pages_per_block // 3
+    lbas = rng.integers(0, span, slots * 3 // 4) if rewrites else np.arange(0, slots * 3 // 4)
+    r = _burst_then_idle(SEQ, lbas)
+    c = r.counters[0]
+    assert r.error == ""
+    assert c["slc_writes"] == len(lbas) == c["host_page_writes"]  # all of the burst into SLC
+    assert c["fold_copies"] == len(np.unique(lbas)) == c["fold_programs"]
+    assert (len(np.unique(lbas)) < len(lbas)) == rewrites
+    assert c["slc_free_blocks"] == SEQ.slc.blocks_per_plane
+    assert c["slc_folds"] == math.ceil(len(lbas) / (SEQ.units * SEQ.geometry.pages_per_block // 3))
+    assert c["gc_copies"] == 0 == c["gc_programs"]
+
+
+def _stamps(lbas_per_write):
+    """Expected stamp (host write sequence number) of each LBA's last write."""
+    last = {}
+    for k, lba in enumerate(lbas_per_write):
+        last[int(lba)] = k
+    return last
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**16), cache=st.sampled_from([0, 2**16]), page=st.sampled_from([4096, 8192]),
+       gap=st.sampled_from([5.0, 500.0]), idle=st.sampled_from([0.02, 0.2]))
+def test_every_lba_maps_its_last_write_across_slc_fold_and_gc(seed, cache, page, gap, idle):
+    """Random writes and reads of 1-3 pages on a small drive, in bursts with idle periods between
+    some of them (folds while the host is away) and enough writes for GC: once the events run
+    out, every LBA maps a page holding its last write, every SLC block is folded and free, and
+    host writes + GC copies + fold copies = programs."""
+    cfg = SsdConfig(geometry=TINY, timing="tlc", slc=SlcCache(blocks_per_plane=max_slc_blocks(
+        SsdConfig(geometry=TINY, timing="tlc"))), nand_page_size=page, cache_bytes=cache, gc_background=4)
+    rng = np.random.default_rng(seed)
+    n = 1200
+    user = TINY.user_pages
+    op = (rng.random(n) < 0.25).astype(np.int8)
+    pages = rng.integers(1, 4, n)
+    lba = rng.integers(0, user - 3, n)
+    step = rng.exponential(gap, n)
+    step[rng.random(n) < idle] += 2e5  # 200 ms away: the drive folds
+    arr = np.cumsum(step)
+    e = Engine([cfg], op, lba, pages, np.zeros(n, np.int64), arr, 16, [16], [-1], [], 1, seed)
+    e.run(False)
+    K.run_events(e.state, n + 1, math.inf)  # on until the events run out
+    c = e.counters(0)
+    assert e.error() == "" and c["requests_done"] == n
+    written = [int(lba[i]) + p for i in range(n) if op[i] == 0 for p in range(pages[i])]
+    pg, l2p = e.ftls.pages.reshape(2, -1), e.ftls.l2p
+    for x, k in _stamps(written).items():
+        ppn = l2p[x]
+        assert pg[FK.P2L, ppn] == x and pg[FK.STAMP, ppn] == k
+    assert c["host_page_writes"] == len(written)
+    assert c["slc_writes"] > 0 and c["fold_copies"] > 0 and c["gc_copies"] > 0
+    assert c["slc_free_blocks"] == cfg.slc.blocks_per_plane  # the last idle period folded it all
+    assert c["fold_copies"] == c["fold_programs"] and c["gc_copies"] == c["gc_programs"]
+    assert c["host_page_writes"] + c["gc_copies"] + c["fold_copies"] == (
+        c["host_programs"] + c["gc_programs"] + c["fold_programs"])
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(timing="slc", slc=SlcCache(blocks_per_plane=1)), r"slc needs a multi-level part"),
+    (dict(timing="tlc", slc=SlcCache(blocks_per_plane=9)), r"slc.blocks_per_plane must be in \[1, 8\]; got 9"),
+    (dict(timing="tlc", slc=4), r"slc must be an SlcCache or None"),
+])
+def test_bad_slc_config(kw, match):
+    with pytest.raises(ValueError, match=match):
+        SsdConfig(geometry=SEQ.geometry, **kw)
+
+
+def test_blocks_that_hold_no_whole_slc_program_are_refused():
+    g = ssd_geometry(2**26, 0.6, pages_per_block=32)
+    with pytest.raises(ValueError, match=r"pages_per_block must hold whole SLC programs .* got 32"):
+        SsdConfig(geometry=g, timing="tlc", slc=SlcCache(blocks_per_plane=1))
