@@ -459,7 +459,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                timing=Param("obj", "slc", never=("plc", "", ["slc"], np.array(["slc"]))),
                nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k")),
                host=Param("opt_obj", S.HostInterface(link_mb_s=500.0)),
-               controller=Param("opt_obj", S.Controller(cores=2, command_us=5.0))), "ssd")
+               controller=Param("opt_obj", S.Controller(cores=2, command_us=5.0)),
+               slc=Param("opt_obj", None)), "ssd")
     link = S.HostInterface(link_mb_s=500.0, command_overhead_us=1.0, max_qd=16, duplex=False, name="link")
     add("ssd.HostInterface", S.HostInterface, dataclass_params(link, name="text"), "ssd")
     add("ssd.HostInterface.sata", S.HostInterface.sata,
@@ -474,7 +475,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     slc = S.SlcCache(blocks_per_plane=2)
     add("ssd.SlcCache.prog_us", slc.prog_us, params({"timing": D.timing_preset("tlc")}), "ssd")
     add("ssd.SlcCache.read_us", slc.read_us, params({"timing": D.timing_preset("tlc")}), "ssd")
-    slc_drive = S.SsdConfig(geometry=S.ssd_geometry(2**22, 1.0, channels=2, dies_per_channel=1, planes_per_die=2,
+    slc_drive = S.SsdConfig(geometry=S.ssd_geometry(2**22, 2.0, channels=2, dies_per_channel=1, planes_per_die=2,
                                                     pages_per_block=48), timing="tlc")
     add("ssd.slc_write_plateaus", S.slc_write_plateaus,
         params({"config": slc_drive, "cache": S.SlcCache(blocks_per_plane=1)}), "ssd")
@@ -580,6 +581,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("drives.Drive.config", method(lambda: x25e, "config"),
         params({"capacity_scale": 0.05}, capacity_scale=Param("real", 0.05, cap=0.06)), "ssd")
     add("drives.Drive.min_scale", method(lambda: x25e, "min_scale"), params({}), "ssd")
+    add("drives.Drive.slc_cache", method(lambda: DR.P660, "slc_cache"),
+        params({"blocks_per_plane": 2}, blocks_per_plane=Param("int", 2, cap=64)), "ssd")
     add("drives.Drive.small_config", method(lambda: x25e, "small_config"),
         params({"margin": 1.25}, margin=Param("real", 1.25, cap=4.0)), "ssd")
     add("drives.Drive.scale_for", method(lambda: x25e, "scale_for"),

@@ -43,6 +43,20 @@ def test_the_calibration_figure_is_reproduced_and_is_no_prediction(key):
     assert r.calibration and abs(r.ratio - 1) < 0.05, table(key).table()
 
 
+@pytest.mark.parametrize("key", ["660p", "980pro"])
+def test_the_slc_program_time_is_set_from_the_cache_figure(key):
+    """A client drive's second calibration: its SLC program time makes the sequential write into
+    the simulated cache the datasheet's figure (no prediction then); the random writes into it
+    are predictions. Without the cache the same run writes at the direct rate, far below."""
+    drive = DRIVES[key]
+    assert drive.calibrations == ("random_read_iops", "seq_write_mb_s")
+    assert "seq_write_mb_s" not in drive.predictions and "random_write_iops" in drive.predictions
+    r = table(key).row("seq_write_mb_s")
+    assert r.calibration and abs(r.ratio - 1) < 0.05, table(key).table()
+    bare, _ = measure(replace(drive, slc_bytes=0, allowances=()), "seq_write_mb_s", requests=4000, seed=1)
+    assert bare < 0.6 * r.datasheet
+
+
 def test_allowances_explain_real_misses_only():
     """An allowance that the model no longer needs is stale: each allowance's metric misses the
     plain tolerance (so the book's explanation is of a gap that exists)."""

@@ -6,7 +6,10 @@ one unpublished parameter is set.
 over-provisioning. One figure no vendor publishes is the controller's firmware time per command,
 which caps a modern drive's random reads. It is set once, in :meth:`Drive.controller`, from the
 one datasheet figure named in ``calibrated_from`` (always the 4 KiB random read rate):
-``command_us = cores / IOPS``. Every other datasheet figure is then a *prediction*, set beside the
+``command_us = cores / IOPS``. A drive with an SLC cache has a second unpublished parameter, the
+SLC-mode program time of its part (no NAND datasheet of these parts gives one): it is set once
+from the drive's sequential write rate into the cache, ``seq_write_mb_s``
+(:attr:`Drive.slc_cache`). Every other datasheet figure is then a *prediction*, set beside the
 model in :func:`flashlab.drives.validate`; where one misses by more than
 :data:`TOLERANCE`, the preset records an :class:`Allowance` that says why, and the book prints it.
 No experiment reproduced on a preset feeds back into it.
@@ -31,7 +34,8 @@ from flashlab._validate import check_bool, check_choice, check_instance, check_i
 from flashlab.device.geometry import Geometry
 from flashlab.drives.nand import NandPart
 from flashlab.ftl import min_blocks_per_plane
-from flashlab.ssd import Controller, HostInterface, SsdConfig
+from flashlab.ssd import Controller, HostInterface, SlcCache, SsdConfig
+from flashlab.ssd.slc import max_slc_blocks
 
 #: The datasheet figures a preset may quote, each a 4 KiB random or 128 KiB sequential workload:
 #: random read and write IOPS at a deep queue (fresh drive), random write IOPS in the steady state
@@ -118,6 +122,10 @@ class Drive:
     cores : int, firmware cores of the controller (``Controller.cores``)
     ecc_decode_us : float, decode latency added to each NAND read
     plp : bool, power-loss protection (capacitors make the write buffer durable), as published
+    slc_bytes : int in [0, capacity_bytes], the SLC cache's size as published or measured
+        (bytes of user data it absorbs; 0: none). Modelled as a static cache
+        (:class:`~flashlab.ssd.SlcCache`) in the spare blocks, at most as large as they allow
+        (:attr:`slc_model_bytes`)
     calibrated_from : the one metric of ``datasheet`` the controller's command time is set from
     datasheet : tuple of Figure, the figures the model is checked against
     allowances : tuple of Allowance, predictions allowed a wider miss, and why
@@ -137,6 +145,7 @@ class Drive:
     cores: int
     ecc_decode_us: float
     plp: bool
+    slc_bytes: int = 0
     calibrated_from: str
     datasheet: tuple
     allowances: tuple = ()
@@ -156,6 +165,9 @@ class Drive:
         check_int("cores", self.cores, 1, 64)
         check_real("ecc_decode_us", self.ecc_decode_us, 0.0, 1e4)
         check_bool("plp", self.plp)
+        check_int("slc_bytes", self.slc_bytes, 0, self.capacity_bytes)
+        if self.slc_bytes and self.nand.bits_per_cell < 2:
+            raise ValueError(f"slc_bytes must be 0 for an SLC part; got {self.slc_bytes}")
         for name in ("datasheet", "allowances"):
             if not isinstance(getattr(self, name), tuple):
                 raise ValueError(f"{name} must be a tuple; got {quote(getattr(self, name))}")
@@ -167,11 +179,14 @@ class Drive:
         if len(set(metrics)) != len(metrics):
             raise ValueError(f"datasheet must quote each metric once; got {metrics}")
         check_choice("calibrated_from", self.calibrated_from, tuple(metrics))
+        if self.slc_bytes and "seq_write_mb_s" not in metrics:
+            raise ValueError("datasheet must quote seq_write_mb_s (into the SLC cache) when slc_bytes > 0: the cache's "
+                             f"program time is set from it; got {metrics}")
         for a in self.allowances:
             check_instance("allowances[]", a, Allowance)
-            if a.metric not in metrics or a.metric == self.calibrated_from:
+            if a.metric not in metrics or a.metric in self.calibrations:
                 raise ValueError(f"an allowance must name a predicted metric of the datasheet ({', '.join(metrics)}, "
-                                 f"not {self.calibrated_from}); got {a.metric!r}")
+                                 f"not {', '.join(self.calibrations)}); got {a.metric!r}")
         if self.block_pages < 2 * self.nand.bits_per_cell:
             raise ValueError(f"channels x dies_per_channel: a modelled superblock holds {SUPERBLOCK_SLOTS} mapping "
                              f"units, too few for two word lines on each of {self.units} planes")
@@ -188,9 +203,33 @@ class Drive:
         return next((a for a in self.allowances if a.metric == metric), None)
 
     @property
+    def calibrations(self) -> tuple:
+        """The datasheet metrics parameters are set from: ``calibrated_from``, and with an SLC
+        cache ``seq_write_mb_s`` (:attr:`slc_cache`)."""
+        return (self.calibrated_from,) + (("seq_write_mb_s",) if self.slc_bytes else ())
+
+    @property
     def predictions(self) -> tuple:
-        """The datasheet metrics the model predicts: all but the calibration figure."""
-        return tuple(f.metric for f in self.datasheet if f.metric != self.calibrated_from)
+        """The datasheet metrics the model predicts: all but the calibration figures."""
+        return tuple(f.metric for f in self.datasheet if f.metric not in self.calibrations)
+
+    def slc_cache(self, blocks_per_plane: int) -> SlcCache:
+        """The SLC cache of ``blocks_per_plane`` blocks, its program time set from the datasheet's
+        ``seq_write_mb_s`` (writes into the cache): the tPROG at which the closed form's SLC
+        plateau (:func:`flashlab.ssd.slc_write_plateaus`: every plane programming one NAND page
+        per tPROG after its data crossed a channel shared by the channel's planes) equals it.
+        The figure must lie below the channels' and the host link's rates."""
+        whole = self._whole()
+        g = whole.geometry
+        mb_s = self.figure("seq_write_mb_s").value
+        per_channel = whole.array_units // g.channels
+        s = whole.slots * (g.planes_per_die if whole.multi_plane else 1)  # slots of one SLC program
+        sx = s * whole.transfer_us
+        if mb_s >= min(g.channels * g.page_size / whole.transfer_us, self.host.link_mb_s):
+            raise ValueError(f"seq_write_mb_s must be below the channels' and the host link's rates to set an SLC "
+                             f"program time; got {mb_s}")
+        t_prog = g.channels * per_channel * s * g.page_size / mb_s - sx
+        return SlcCache(blocks_per_plane=blocks_per_plane, t_prog_us=t_prog)
 
     @property
     def controller(self) -> Controller:
@@ -245,8 +284,11 @@ class Drive:
         of each plane's blocks: 4 KiB mapping units, NAND pages of the part's size, the part's
         timing, host interface and controller. The scale must keep at least the blocks per plane
         the FTL needs for its reserve of free and open superblocks at the drive's op
-        (:func:`~flashlab.ftl.min_blocks_per_plane`; :meth:`min_scale`). Other keyword arguments
-        go to ``SsdConfig`` (e.g. ``gc``)."""
+        (:func:`~flashlab.ftl.min_blocks_per_plane`; :meth:`min_scale`), and with an SLC cache
+        one block per plane for it besides. A drive with ``slc_bytes`` has its static SLC cache
+        (:meth:`slc_cache`) at the same share of the user capacity as the full drive's modelled
+        cache (:attr:`slc_model_bytes`), at least one block per plane and at most what the spare
+        blocks of this scale hold. Other keyword arguments go to ``SsdConfig`` (e.g. ``gc``)."""
         check_real("capacity_scale", capacity_scale, 0.0, 1.0, lo_open=True)
         whole = self._whole(**kwargs)
         return self._scaled(whole, capacity_scale, self._min_scale(whole))
@@ -258,7 +300,15 @@ class Drive:
                              f"too few blocks per plane for the FTL's free and open superblocks in the spare area "
                              f"of op {self.op:.3f}; got {capacity_scale!r}")
         blocks = math.ceil(self.blocks_per_plane * capacity_scale)
-        return dataclasses.replace(whole, geometry=dataclasses.replace(whole.geometry, blocks_per_plane=blocks))
+        config = dataclasses.replace(whole, geometry=dataclasses.replace(whole.geometry, blocks_per_plane=blocks))
+        if not self.slc_bytes:
+            return config
+        # the cache keeps its share of the user capacity, within the spare blocks of this scale
+        g = config.geometry
+        share = min(self.slc_bytes, self.slc_model_bytes) / self.capacity_bytes
+        per_block = config.units * g.pages_per_block // self.nand.bits_per_cell  # slots of an SLC superblock
+        n = min(max_slc_blocks(config), max(1, round(share * g.user_pages / per_block)))
+        return dataclasses.replace(config, slc=self.slc_cache(n))
 
     def small_config(self, margin: float = 1.25, **kwargs) -> SsdConfig:
         """:meth:`config` at ``margin`` (in [1, 1e6]) times :meth:`min_scale` (at most the whole
@@ -286,8 +336,25 @@ class Drive:
                          power_loss_protection=self.plp, **kwargs)
 
     def _min_scale(self, whole: SsdConfig) -> float:
-        # the FTL's superblock is block b of every plane: its blocks are the blocks per plane
-        return min_blocks_per_plane(whole.ftl_geometry, whole.ftl_config) / self.blocks_per_plane
+        # the FTL's superblock is block b of every plane: its blocks are the blocks per plane;
+        # with an SLC cache, enough of them for one SLC block per plane besides
+        bpp = min_blocks_per_plane(whole.ftl_geometry, whole.ftl_config)
+        while self.slc_bytes and bpp < self.blocks_per_plane and max_slc_blocks(dataclasses.replace(
+                whole, geometry=dataclasses.replace(whole.geometry, blocks_per_plane=bpp))) < 1:
+            bpp += 1
+        return bpp / self.blocks_per_plane
+
+    @property
+    def slc_model_bytes(self) -> int:
+        """Bytes of user data the modelled static SLC cache absorbs on the full drive: ``slc_bytes``,
+        or less where the spare blocks hold less (a measured cache larger than that is dynamic:
+        it borrows free user blocks, which the model leaves out)."""
+        if not self.slc_bytes:
+            return 0
+        whole = self._whole()
+        g = whole.geometry
+        per_block = whole.units * g.pages_per_block // self.nand.bits_per_cell * g.page_size
+        return min(self.slc_bytes, max_slc_blocks(whole) * per_block)
 
     def scale_for(self, blocks_per_plane: int) -> float:
         """The ``capacity_scale`` that keeps ``blocks_per_plane`` blocks on each plane."""

@@ -36,12 +36,6 @@ _WRITE_PATH = ("The model's controller spends a read's command time on a write, 
 _WRITE_PATH_LC = _WRITE_PATH[0].lower() + _WRITE_PATH[1:]
 
 
-def _into_slc(maker: str, then: str = "") -> str:
-    """An allowance's reason for a client drive's figure quoted into its SLC cache."""
-    return (f"{maker}'s figure is for writes into the SLC cache, which the drive engine does not model yet"
-            + (f": {then}" if then else "."))
-
-
 X25E = Drive(
     key="x25e", name="Intel X25-E 32 GB", year=2008, capacity_bytes=32 * GB, nand=MICRON_SLC_34NM,
     channels=10, dies_per_channel=2, op=20 * 2 * 2**30 / (32 * GB) - 1, host=HostInterface.sata(3.0), cores=1,
@@ -174,7 +168,7 @@ SAMSUNG_V6_TLC_256 = replace(SAMSUNG_V6_TLC, name="Samsung V6 128-layer TLC 256 
 PRO980 = Drive(
     key="980pro", name="Samsung 980 PRO 1 TB", year=2020, capacity_bytes=1000 * GB, nand=SAMSUNG_V6_TLC_256,
     channels=8, dies_per_channel=4, op=2**40 / (1000 * GB) - 1, host=HostInterface.pcie(4, 4), cores=1,
-    ecc_decode_us=0.0, plp=False, calibrated_from="random_read_iops",
+    ecc_decode_us=0.0, plp=False, slc_bytes=113 * GB, calibrated_from="random_read_iops",
     datasheet=(
         Figure(metric="random_read_iops", value=1000000, source="notebookcheck2020980pro", note="QD32"),
         Figure(metric="random_write_iops", value=1000000, source="notebookcheck2020980pro", note="QD32"),
@@ -186,24 +180,22 @@ PRO980 = Drive(
                note="22,000 IOPS at QD1"),
     ),
     allowances=(
-        Allowance(metric="random_write_iops", low=0.5, high=1.15,
-                  why=_into_slc("Samsung", "the model writes TLC directly, one-shot.")),
-        Allowance(metric="seq_write_mb_s", low=0.4, high=1.15,
-                  why=_into_slc("Samsung")),
         Allowance(metric="direct_write_mb_s", low=0.85, high=2.1,
-                  why=("The model writes TLC at its 32 dies' full program rate. The measured 1,500 MB/s comes just"
-                      " after the SLC cache filled, while the drive also moved the cache's data out to TLC, "
-                      "sharing its dies; the model has no cache to fold.")),
+                  why=("Once the SLC cache is full the model writes TLC at its 32 dies' full program rate. The "
+                      "measured 1,500 MB/s comes just after the cache filled, while the drive also moved the cache's "
+                      "data out to TLC, sharing its dies; the model folds its cache only while the drive is idle.")),
     ),
     endurance="600 TBW (5 years, 0.3 drive writes per day)",
     internals="Samsung Elpis controller, 8 channels (channel count unverified), V6 TLC (anandtech2020980pro). "
               "1 TiB raw in 32 dies of 256 Gb, 4 per channel (die size an assumption); op = 1 TiB / 1 TB - 1. "
-              "SLC cache (TurboWrite 2.0): 113 GB measured (techpowerup2020980pro). No power-loss protection.")
+              "SLC cache (TurboWrite 2.0): 113 GB measured (techpowerup2020980pro), mostly dynamic: the model's "
+              "static cache holds what the spare blocks allow (Drive.slc_model_bytes), its SLC program time set "
+              "from the 5,000 MB/s written into it. No power-loss protection.")
 
 P660 = Drive(
     key="660p", name="Intel SSD 660p 1 TB", year=2018, capacity_bytes=1000 * GB, nand=INTEL_QLC_64L,
     channels=4, dies_per_channel=2, op=2**40 / (1000 * GB) - 1, host=HostInterface.pcie(3, 4), cores=1,
-    ecc_decode_us=0.0, plp=False, calibrated_from="random_read_iops",
+    ecc_decode_us=0.0, plp=False, slc_bytes=12 * GB, calibrated_from="random_read_iops",
     datasheet=(
         Figure(metric="random_read_iops", value=220000, source="tomshw2018intel660p", note="in the SLC cache"),
         Figure(metric="random_write_iops", value=220000, source="tomshw2018intel660p", note="in the SLC cache"),
@@ -212,20 +204,16 @@ P660 = Drive(
         Figure(metric="direct_write_mb_s", value=100, source="tomshw2018intel660p", note="after the SLC cache"),
     ),
     allowances=(
-        Allowance(metric="random_write_iops", low=0.05, high=1.15,
-                  why=_into_slc("Intel", "the model writes QLC directly, one-shot, at 12 MB/s per die.")),
         Allowance(metric="seq_read_mb_s", low=0.85, high=1.4,
                   why=("The model reads at its four channels' rate, 4 x 533 MB/s; the interface rate of the "
                       "64-layer QLC die is an assumption (unpublished), and the drive's SM2263 controller reached"
                       " 1,800.")),
-        Allowance(metric="seq_write_mb_s", low=0.02, high=1.15,
-                  why=_into_slc("Intel", "the model's figure is the post-cache rate, which it predicts (the next "
-                                         "row).")),
     ),
     endurance="200 TBW (about 0.1 drive writes per day)",
     internals="Silicon Motion SM2263, 4 channels, DRAM-backed (tomshw2018intel660p). 8 dies of 1 Tb 64-layer QLC, "
               "2 per channel; op = 1 TiB / 1 TB - 1. SLC cache: 12 GB static, up to 140 GB dynamic on the 1 TB "
-              "model while the drive is mostly empty. No power-loss protection.")
+              "model while the drive is mostly empty; the model holds the static 12 GB, its SLC program time set "
+              "from the 1,800 MB/s written into it. No power-loss protection.")
 
 #: The 15k-rpm disk of the same era (:data:`flashlab.device.hdd.CHEETAH_15K7`), by reference.
 DISK = CHEETAH_15K7

@@ -10,8 +10,9 @@ The workloads are the ones datasheets quote (fio- or Iometer-like, closed loop):
   preconditioning, the SNIA PTS steady state), measured over the last half of a timed run of
   at least :data:`STEADY_SUPERBLOCKS` superblocks;
 * ``seq_read_mb_s`` / ``seq_write_mb_s``: 128 KiB sequential reads of a written drive, writes to
-  a fresh one, queue depth 32;
-* ``direct_write_mb_s``: 128 KiB sequential writes once the SLC cache is full (drives with one);
+  a fresh one, queue depth 32 (a drive with an SLC cache: writes the cache absorbs);
+* ``direct_write_mb_s``: 128 KiB sequential writes once the SLC cache is full (drives with one:
+  the run first writes the cache's bytes, then measures the writes after them);
 * ``read_latency_us``: the mean latency of 4 KiB random reads at queue depth 1.
 
 Each result rests on a stated number of requests (:class:`Validation` keeps them). Rates are
@@ -26,7 +27,7 @@ import numpy as np
 
 from flashlab._validate import check_choice, check_instance, check_int, check_real, check_seed
 from flashlab.drives.drive import METRICS, TOLERANCE, Drive
-from flashlab.ssd import run_members
+from flashlab.ssd import run_members, slc_write_plateaus
 from flashlab.workload import OP_READ, OP_WRITE
 
 #: Queue depth of the "deep queue" rates (NVMe datasheets quote QD32 x 4 to 16 threads).
@@ -140,10 +141,18 @@ def measure(drive: Drive, metric: str, *, capacity_scale: float | None = None, r
         raise ValueError(f"capacity_scale: the drive must hold 20 sequential requests of {SEQ_BYTES} bytes; got "
                          f"{user * 4096} bytes at capacity_scale={scale!r}")
     write = metric != "seq_read_mb_s"
-    op = np.full(n, OP_WRITE if write else OP_READ, np.int8)
-    lba = np.arange(n, dtype=np.int64) * seq
-    res = _run(config, op, lba, np.full(n, seq, np.int64), SEQ_QD, seed, 0.0 if write else 1e-9)
-    return _rate(res) * SEQ_BYTES / 1e6, n
+    fill = 0  # requests that fill the SLC cache first (direct writes), unmeasured
+    if write and config.slc is not None:
+        knee = -(-slc_write_plateaus(config).knee_bytes // SEQ_BYTES)
+        if metric == "seq_write_mb_s":
+            n = min(n, knee)  # into the cache
+        else:
+            fill = knee
+            n = min(n, user // seq - fill)
+    op = np.full(fill + n, OP_WRITE if write else OP_READ, np.int8)
+    lba = np.arange(fill + n, dtype=np.int64) * seq
+    res = _run(config, op, lba, np.full(fill + n, seq, np.int64), SEQ_QD, seed, 0.0 if write else 1e-9)
+    return _rate(res, n / (fill + n)) * SEQ_BYTES / 1e6, n
 
 
 def validate(drive: Drive, *, capacity_scale: float | None = None, requests: int = 20000, seed: int = 0) -> Validation:
@@ -159,7 +168,7 @@ def validate(drive: Drive, *, capacity_scale: float | None = None, requests: int
         allow = drive.allowance(metric)
         low, high = (allow.low, allow.high) if allow else (1 - TOLERANCE, 1 + TOLERANCE)
         rows.append(Row(metric=metric, model=model, datasheet=fig.value, ratio=ratio,
-                        calibration=metric == drive.calibrated_from, requests=n, passes=low <= ratio <= high,
+                        calibration=metric in drive.calibrations, requests=n, passes=low <= ratio <= high,
                         low=low, high=high))
     scale = drive.scale_for(min(BLOCKS_PER_PLANE, drive.blocks_per_plane)) if capacity_scale is None else capacity_scale
     return Validation(drive=drive, capacity_scale=scale, rows=tuple(rows))
