@@ -707,6 +707,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("tech.PlanarCell", TE.PlanarCell, dataclass_params(pc), "tech")
     add("tech.PlanarCell.electrons_per_state", pc.electrons_per_state, params({"bits": 2}), "tech")
     add("tech.state_spacing_units", TE.state_spacing_units, params({"bits": 3}), "tech")
+    add("tech.as_built", TE.as_built, params({"feature_nm": 20.0, "air_gap": 0.5}), "tech")
     add("tech.PlanarCell.injection_sigma_v", pc.injection_sigma_v, params({"step_v": 0.1}), "tech")
     add("tech.electron_counts", TE.electron_counts,
         params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},

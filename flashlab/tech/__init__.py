@@ -17,6 +17,7 @@ from flashlab.tech.generations import (
 from flashlab.tech.planar import (
     VOLTS_PER_UNIT,
     NodeSweep,
+    as_built,
     PlanarCell,
     electron_counts,
     node_sweep,
@@ -58,6 +59,7 @@ __all__ = [
     "TLC_1X", "MLC_2Y", "SLC_5X", "QLC_96L", "NODES_NM",
     # planar scaling laws (planar)
     "PlanarCell", "electron_counts", "verify_overshoot", "state_spacing_units", "node_sweep", "NodeSweep", "VOLTS_PER_UNIT",
+    "as_built",
     # wafer economics (economics)
     "gross_dies_per_wafer", "poisson_yield", "cost_per_gb", "patterning_passes", "shrink_returns",
     "ShrinkReturns", "FAB_COST_USD",
