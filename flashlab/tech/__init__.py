@@ -43,6 +43,7 @@ from flashlab.tech.nand3d import (
     bit_cost,
     layer_sweep,
 )
+from flashlab.tech.string3d import VerticalString
 from flashlab.tech.charge_trap import (
     CHARGE_TRAP,
     ChargeTrapEffects,
@@ -66,6 +67,8 @@ __all__ = [
     # 3D stacks (nand3d)
     "Stack3D", "bit_cost", "layer_sweep", "LayerSweep", "DensityPoint", "DENSITY_POINTS", "GENERATIONS_3D",
     "ARRAY_EFFICIENCY",
+    # the vertical string and its block (string3d)
+    "VerticalString",
     # 3D charge-trap error mechanisms (charge_trap)
     "ChargeTrapEffects", "CHARGE_TRAP", "charge_trap_distributions", "ct_worst_rber", "layer_rber",
     "layer_wear_scale", "LayerRber",
