@@ -36,6 +36,7 @@ from flashlab.ftl.simulate import simulate
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.sim import HostLoad, simulate_io
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
+from flashlab.tech.string3d import VerticalString
 from flashlab.tech.planar import (CG_POLY_MIN_NM, EPS0_AF_PER_NM, EPS_OX_AF_PER_NM, VOLTS_PER_UNIT, WINDOW_UNITS,
                                   PlanarCell, state_spacing_units)
 from flashlab.workload.filesystem import FileChurn
@@ -545,6 +546,41 @@ def _wrap_limit(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("wrap", seed, text, answer, "\n".join(lines))
 
 
+# -------------------------------------------------------------------------------- string
+def _string3d(rng: np.random.Generator, seed: int) -> Problem:
+    layers = int(rng.choice([48, 64, 96, 128, 176, 232]))
+    decks = 1 if layers <= 128 else 2
+    bits = int(rng.integers(3, 5))
+    strings = int(rng.choice([4, 6, 8]))
+    parts = int(rng.choice([1, 2, 4]))
+    v = VerticalString(Stack3D(layers, decks, bits), strings_per_block=strings, sub_blocks=parts)
+    st = v.stack
+    text = (
+        f"A 3D NAND die has {layers} word-line layers in {decks} deck{'s' if decks > 1 else ''}, each deck adding "
+        f"{st.overhead_gates} dummy and select gates to every string; {bits} bits per cell, {strings} strings per "
+        f"block, {v.page_bytes // 1024} KiB pages. In a read every gate of the string adds "
+        f"{v.r_cell_kohm:g} kOhm of polysilicon channel, and the rest of the path {v.r_fixed_kohm:g} kOhm; the "
+        f"bit line is held at {v.v_bl_v:g} V, has {v.c_bl_pf:g} pF, and the sense amplifier needs it to move "
+        f"{v.sense_margin_v:g} V.\n\n"
+        "(a) How many gates does the string pass, what current flows, and how long does one sense take?\n"
+        f"(b) How many pages and MiB does an erase block hold, and how much does one erase clear if the block is "
+        f"erased in {parts} sub-block{'s' if parts > 1 else ''} (the largest one counts)?"
+    )
+    mib = 2**20
+    working = (
+        f"(a) {layers} + {decks} x {st.overhead_gates} = {st.gates:.0f} gates; R = {v.r_fixed_kohm:g} + "
+        f"{st.gates:.0f} x {v.r_cell_kohm:g} = {v.resistance_kohm:,.0f} kOhm; I = {v.v_bl_v:g} V / R = "
+        f"{v.current_na:.2f} nA; t = C dV / I = {v.t_sense_us:.2f} us.\n"
+        f"(b) {layers} word lines x {strings} strings x {bits} bits = {v.pages_per_block:,} pages = "
+        f"{v.block_bytes / mib:.2f} MiB; one erase clears {v.erase_unit_bytes / mib:.2f} MiB "
+        f"(flashlab.tech.VerticalString)."
+    )
+    answer = dict(layers=layers, decks=decks, bits=bits, strings=strings, parts=parts, gates=st.gates,
+                  current_na=v.current_na, t_sense_us=v.t_sense_us, pages=v.pages_per_block,
+                  block_mib=v.block_bytes / mib, erase_mib=v.erase_unit_bytes / mib)
+    return Problem("string", seed, text, answer, working)
+
+
 # -------------------------------------------------------------------------------- shrink
 def _shrink(rng: np.random.Generator, seed: int) -> Problem:
     f_old = int(rng.integers(24, 41))
@@ -946,6 +982,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "wrap": _wrap_limit,
     "bake": _bake,
     "nand3d": _nand3d,
+    "string": _string3d,
     "ftl": _ftl,
     "gc": _gc,
     "readpoints": _readpoints,
