@@ -26,7 +26,9 @@ usable and effective capacity of an array), ``reduction`` (what remains of an ar
 capacity under always-on data reduction, and what its effective figure promises), ``flush`` (the
 flash-write factor of flushed 4 KiB writes for a NAND page size, a flush cadence and power-loss
 protection), ``logsync`` (the mean log file sync of committing sessions by Little's law, beside
-the log writer's log file parallel write), ``mix`` (the read and write IOPS fio reports for
+the log writer's log file parallel write), ``commit`` (what a PostgreSQL or InnoDB setting sends
+a real drive at commit, what a commit waits for with and without power-loss protection, and
+what a power cut can lose), ``mix`` (the read and write IOPS fio reports for
 ``rwmixread`` at an iodepth, by Little's law), ``trim`` (a drive's over-provisioning with and
 without TRIM under file-system churn, and its write amplification), ``act`` (the load an ACT
 multiple asks of a device, and ACT's verdict on a second's slow reads). The command line
