@@ -707,6 +707,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("tech.PlanarCell", TE.PlanarCell, dataclass_params(pc), "tech")
     add("tech.PlanarCell.electrons_per_state", pc.electrons_per_state, params({"bits": 2}), "tech")
     add("tech.state_spacing_units", TE.state_spacing_units, params({"bits": 3}), "tech")
+    add("tech.as_built", TE.as_built, params({"feature_nm": 20.0, "air_gap": 0.5}), "tech")
     add("tech.PlanarCell.injection_sigma_v", pc.injection_sigma_v, params({"step_v": 0.1}), "tech")
     add("tech.electron_counts", TE.electron_counts,
         params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},
@@ -729,6 +730,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"feature_nm": [50.0, 25.0, 19.0], "patterning_cost": 0.15, "retool_cost_usd": 3e9,
                 "margin_usd_per_wafer": 3000.0}), "tech", inf_ok=True)  # payback inf: no saving
     add("tech.Stack3D", TE.Stack3D, dataclass_params(TE.Stack3D(96), hole_top_nm=Param("opt_real", None)), "tech")
+    add("tech.VerticalString", TE.VerticalString, dataclass_params(TE.VerticalString(TE.GENERATIONS_3D[64])), "tech")
     add("tech.bit_cost", TE.bit_cost, params({"stack": TE.GENERATIONS_3D[96], "gate_cost": 0.012,
                                               "deck_cost": 0.25}), "tech")
     add("tech.layer_sweep", TE.layer_sweep, params({"layers": [32, 64, 96], "decks": 1, "bits": 3,

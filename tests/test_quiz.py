@@ -28,7 +28,7 @@ SEEDS = range(25)
 
 
 def test_same_seed_same_problem_and_seeds_differ():
-    for topic in ("ispp", "shrink", "nand3d", "ftl", "gc", "readpoints", "ecc", "sweep", "capacity", "reduction", "logsync"):
+    for topic in ("ispp", "shrink", "wrap", "nand3d", "string", "ftl", "gc", "readpoints", "ecc", "sweep", "capacity", "reduction", "logsync"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -75,6 +75,34 @@ def test_shrink_capacitances_electrons_and_coupling_from_the_stated_formulas(see
     # A shrink leaves fewer electrons per state and more coupling.
     old, new = a["rows"][a["f_old"]], a["rows"][a["f_new"]]
     assert new["electrons_per_state"] < old["electrons_per_state"] and new["coupling"] > old["coupling"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_wrap_limit_coupling_and_electrons_from_the_stated_formulas(seed):
+    a = quiz.make("wrap", seed).answer
+    f, t_ipd, k, air, h, t_tox, e0 = a["f"], a["t_ipd"], a["k"], a["air"], 23.5, 8.0, 8.8541878128e-3
+    assert a["limit"] == pytest.approx(2 * t_ipd + 4.0) and a["fits"] == (f >= 2 * t_ipd + 4.0)
+    c_tox, c_ff = e0 * 3.9 * f * f / t_tox, e0 * h * (3.9 * (1 - air) + air)
+    by_hand = {"wrapped": e0 * 3.9 * f * (f + 2 * h) / t_ipd, "flat, oxide": e0 * 3.9 * f * f / t_ipd,
+               f"flat, k = {k:g}": e0 * k * f * f / t_ipd}
+    assert set(a["rows"]) == set(by_hand)
+    for name, c_cg in by_hand.items():
+        r, total = a["rows"][name], c_cg + c_tox + 2 * c_ff
+        assert r["gate_coupling"] == pytest.approx(c_cg / total, rel=1e-12)
+        assert r["coupling"] == pytest.approx(c_ff / total, rel=1e-12)
+        assert r["electrons_tlc"] == pytest.approx(c_cg * 1e-18 / Q_E * 382.4 / 6 * 0.006, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_string_current_and_block_from_the_stated_figures(seed):
+    a = quiz.make("string", seed).answer
+    gates = a["layers"] + 8 * a["decks"]
+    r = 5000e3 + gates * 200e3  # ohm
+    assert a["gates"] == gates and a["current_na"] == pytest.approx(0.5 / r * 1e9, rel=1e-12)
+    assert a["t_sense_us"] == pytest.approx(1e-12 * 0.2 * r / 0.5 * 1e6, rel=1e-12)
+    assert a["pages"] == a["layers"] * a["strings"] * a["bits"]
+    assert a["block_mib"] == pytest.approx(a["pages"] * 16384 / 2**20)
+    assert a["erase_mib"] == pytest.approx(math.ceil(a["layers"] / a["parts"]) * a["strings"] * a["bits"] / 64)
 
 
 def _stack_by_hand(layers, decks, bits):

@@ -11,10 +11,12 @@ layer the problem is about, so the answer is the model's, never a hand-written k
 
 Topics (:data:`TOPICS`): ``ispp`` (a cell's pulses to verify, its program time and the electrons
 moved), ``shrink`` (electrons per state and neighbour coupling of a planar cell before and after a
-shrink), ``bake`` (the retention at a use temperature that a bake stands for, by Arrhenius), ``boost``
+shrink), ``wrap`` (where the control gate stops fitting round the floating gate, and the coupling
+ratio and electrons per state of the wrapped, flat and flat high-k cells), ``bake`` (the retention at a use temperature that a bake stands for, by Arrhenius), ``boost``
 (the self-boosted channel of an inhibited string and what a cut precharge costs),
 ``nand3d`` (deck height, channel hole, density and cost per bit of a 3D stack for two
-deck counts), ``ftl`` (which pages are valid or stale after a write sequence, and the
+deck counts), ``string`` (the read current and sense time of a 3D string, its erase block and
+sub-block erase unit), ``ftl`` (which pages are valid or stale after a write sequence, and the
 write amplification), ``gc`` (the victim each policy picks and the copies it costs),
 ``readpoints`` (Gray-code bits of a cell, and the page that sees an error when a read point
 moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``cliff`` (Little's

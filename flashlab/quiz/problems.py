@@ -8,6 +8,7 @@ the problem.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import textwrap
@@ -36,7 +37,9 @@ from flashlab.ftl.simulate import simulate
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.sim import HostLoad, simulate_io
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
-from flashlab.tech.planar import EPS_OX_AF_PER_NM, WINDOW_UNITS, PlanarCell, state_spacing_units
+from flashlab.tech.string3d import VerticalString
+from flashlab.tech.planar import (CG_POLY_MIN_NM, EPS0_AF_PER_NM, EPS_OX_AF_PER_NM, VOLTS_PER_UNIT, WINDOW_UNITS,
+                                  PlanarCell, state_spacing_units)
 from flashlab.workload.filesystem import FileChurn
 
 
@@ -565,6 +568,79 @@ def _ispp(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("ispp", seed, text, answer, working)
 
 
+# -------------------------------------------------------------------------------- wrap
+def _wrap_limit(rng: np.random.Generator, seed: int) -> Problem:
+    f = int(rng.integers(14, 33))
+    t_ipd = float(rng.choice([9.0, 10.0, 11.0, 12.0, 13.0]))
+    k = float(rng.choice([7.0, 9.0, 15.0, 20.0]))
+    air = float(rng.choice([0.0, 0.5, 1.0]))
+    wrapped = PlanarCell(float(f), t_ipd_nm=t_ipd, air_gap=air)
+    cells = {"wrapped": wrapped, "flat, oxide": dataclasses.replace(wrapped, gate="flat"),
+             f"flat, k = {k:g}": dataclasses.replace(wrapped, gate="flat", ipd_k=k)}
+    rows = {name: dict(c_cg_af=c.c_cg_af, c_total_af=c.c_total_af, gate_coupling=c.gate_coupling,
+                       coupling=c.coupling, electrons_tlc=c.electrons_per_state(3)) for name, c in cells.items()}
+    h, t_tox = wrapped.fg_height_nm, wrapped.t_tox_nm
+    text = (
+        f"A planar floating-gate cell at F = {f} nm: floating gates F wide and F apart along the word line, "
+        f"{h:g} nm tall, a {t_ipd:g} nm interpoly dielectric and an {t_tox:g} nm tunnel oxide. The control "
+        f"gate can wrap the floating gate's sidewalls only if the slot between two floating gates holds both "
+        f"walls' dielectric and {CG_POLY_MIN_NM:g} nm of gate. {100 * air:g}% of the space between word "
+        "lines is air (k = 1), the rest oxide (k = 3.9). Parallel plates, e0 = "
+        f"{EPS0_AF_PER_NM:.6f} aF/nm: C_CG = e0 k F (F + 2h) / t_ipd wrapped, e0 k F^2 / t_ipd flat; "
+        "C_tox = e0 3.9 F^2 / t_tox; C_FG-FG = e0 h (3.9 (1 - air) + air); C_total = C_CG + C_tox + 2 C_FG-FG.\n\n"
+        f"(a) Below what F does the wrap stop fitting? Does it fit at {f} nm?\n"
+        f"(b) The gate coupling ratio C_CG / C_total of the wrapped cell, of a flat cell with an oxide "
+        f"dielectric (k = 3.9) and of a flat cell with a high-k dielectric (k = {k:g}) of the same thickness.\n"
+        "(c) The neighbour coupling C_FG-FG / C_total and the electrons between adjacent TLC states "
+        f"({state_spacing_units(3) * VOLTS_PER_UNIT * 1e3:.0f} mV apart) of each."
+    )
+    lines = [f"(a) 2 x {t_ipd:g} + {CG_POLY_MIN_NM:g} = {wrapped.wrap_limit_nm:g} nm: the wrap "
+             + ("fits." if wrapped.wrap_fits else f"does not fit at {f} nm (the wrapped row is a cell nobody could build).")]
+    for name, r in rows.items():
+        lines.append(f"{name}: C_CG = {r['c_cg_af']:.3f} aF, C_total = {r['c_total_af']:.3f} aF; (b) ratio "
+                     f"{r['gate_coupling']:.3f}; (c) neighbour coupling {r['coupling']:.4f}, "
+                     f"{r['electrons_tlc']:.1f} electrons per TLC state")
+    lines.append("A high-k dielectric wins back the coupling ratio in proportion to k; the electrons per state "
+                 "follow C_CG, which the flat top face alone keeps small (flashlab.tech.PlanarCell, as_built).")
+    answer = dict(f=f, t_ipd=t_ipd, k=k, air=air, limit=wrapped.wrap_limit_nm, fits=wrapped.wrap_fits, rows=rows)
+    return Problem("wrap", seed, text, answer, "\n".join(lines))
+
+
+# -------------------------------------------------------------------------------- string
+def _string3d(rng: np.random.Generator, seed: int) -> Problem:
+    layers = int(rng.choice([48, 64, 96, 128, 176, 232]))
+    decks = 1 if layers <= 128 else 2
+    bits = int(rng.integers(3, 5))
+    strings = int(rng.choice([4, 6, 8]))
+    parts = int(rng.choice([1, 2, 4]))
+    v = VerticalString(Stack3D(layers, decks, bits), strings_per_block=strings, sub_blocks=parts)
+    st = v.stack
+    text = (
+        f"A 3D NAND die has {layers} word-line layers in {decks} deck{'s' if decks > 1 else ''}, each deck adding "
+        f"{st.overhead_gates} dummy and select gates to every string; {bits} bits per cell, {strings} strings per "
+        f"block, {v.page_bytes // 1024} KiB pages. In a read every gate of the string adds "
+        f"{v.r_cell_kohm:g} kOhm of polysilicon channel, and the rest of the path {v.r_fixed_kohm:g} kOhm; the "
+        f"bit line is held at {v.v_bl_v:g} V, has {v.c_bl_pf:g} pF, and the sense amplifier needs it to move "
+        f"{v.sense_margin_v:g} V.\n\n"
+        "(a) How many gates does the string pass, what current flows, and how long does one sense take?\n"
+        f"(b) How many pages and MiB does an erase block hold, and how much does one erase clear if the block is "
+        f"erased in {parts} sub-block{'s' if parts > 1 else ''} (the largest one counts)?"
+    )
+    mib = 2**20
+    working = (
+        f"(a) {layers} + {decks} x {st.overhead_gates} = {st.gates:.0f} gates; R = {v.r_fixed_kohm:g} + "
+        f"{st.gates:.0f} x {v.r_cell_kohm:g} = {v.resistance_kohm:,.0f} kOhm; I = {v.v_bl_v:g} V / R = "
+        f"{v.current_na:.2f} nA; t = C dV / I = {v.t_sense_us:.2f} us.\n"
+        f"(b) {layers} word lines x {strings} strings x {bits} bits = {v.pages_per_block:,} pages = "
+        f"{v.block_bytes / mib:.2f} MiB; one erase clears {v.erase_unit_bytes / mib:.2f} MiB "
+        f"(flashlab.tech.VerticalString)."
+    )
+    answer = dict(layers=layers, decks=decks, bits=bits, strings=strings, parts=parts, gates=st.gates,
+                  current_na=v.current_na, t_sense_us=v.t_sense_us, pages=v.pages_per_block,
+                  block_mib=v.block_bytes / mib, erase_mib=v.erase_unit_bytes / mib)
+    return Problem("string", seed, text, answer, working)
+
+
 # -------------------------------------------------------------------------------- shrink
 def _shrink(rng: np.random.Generator, seed: int) -> Problem:
     f_old = int(rng.integers(24, 41))
@@ -963,8 +1039,10 @@ def _boost(rng: np.random.Generator, seed: int) -> Problem:
 TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ispp": _ispp,
     "shrink": _shrink,
+    "wrap": _wrap_limit,
     "bake": _bake,
     "nand3d": _nand3d,
+    "string": _string3d,
     "ftl": _ftl,
     "gc": _gc,
     "readpoints": _readpoints,
