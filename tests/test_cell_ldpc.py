@@ -7,7 +7,7 @@ import pytest
 from scipy.integrate import quad
 from scipy.stats import norm
 
-from flashlab.cell import (EccCode, LdpcCode, correctable_rber, gaussian_read_point,
+from flashlab.cell import (EccCode, FerCurve, LdpcCode, correctable_rber, fer_curve, gaussian_read_point,
                            hard_capacity_rber, ldpc_fer, soft_read_channel, optimal_read_refs, vth_distributions)
 from flashlab.cell import _ldpc_kernels
 from flashlab.presets import TLC_1XNM
@@ -165,3 +165,30 @@ def test_ldpc_fer_refuses_bad_input():
     ch.p0 = np.array([np.nan, 1.0])
     with pytest.raises(ValueError, match="channel"):
         ldpc_fer(CODE, ch, 1, seed=1)
+
+
+def test_a_frame_soft_reads_cannot_decode_fails_the_hard_read_too():
+    """The chapter's fallback latency counts each soft step's reads as the previous step's
+    failures: with one seed the channels read the same cells, and nearly every frame the 2-sense
+    read fails at 1.5e-2 (or the 6-sense read at 1.8e-2) the hard read failed as well."""
+    for p, k in ((1.5e-2, 2), (1.8e-2, 6)):
+        hard = ldpc_fer(CODE, _channel(p, 0), FRAMES, seed=21).failed
+        soft = ldpc_fer(CODE, _channel(p, k), FRAMES, seed=21).failed
+        assert soft.sum() >= 2 and np.sum(soft & hard) >= 0.95 * soft.sum()
+
+
+def test_fer_curve_interpolates_its_crossing():
+    curve = FerCurve(np.array([1e-3, 2e-3, 4e-3]), np.array([0.0, 0.01, 0.1]), 200, 0)
+    assert curve.rber_at(0.01) == pytest.approx(2e-3)
+    assert curve.rber_at(0.0316227766) == pytest.approx(2e-3 * 2**0.5)  # half-way in log-log
+    assert np.isnan(FerCurve(curve.rber, np.array([0.5, 0.6, 0.7]), 200, 0).rber_at(0.1))
+    assert curve.rber_at(0.5) == 4e-3  # never crossed on the grid: the grid's end
+    assert curve.fer_at([2e-3, 1.0e-2]) == pytest.approx([0.01, 0.1])
+    measured = fer_curve(CODE, 0, [2e-3, 8e-3], 50, seed=2)
+    assert measured.fer[0] < measured.fer[1]
+
+
+def test_same_overhead_bch():
+    bch = CODE.same_overhead_bch()
+    assert bch == BCH_SAME_OVERHEAD
+    assert bch.parity_bits <= CODE.n_bits - CODE.data_bits < EccCode(bch.t + 1, 404).parity_bits

@@ -34,7 +34,7 @@ from flashlab.cell.ecc import (
 )
 # Soft reads and the LDPC decoder they feed.
 from flashlab.cell.soft_read import SoftReadChannel, gaussian_read_point, hard_capacity_rber, soft_read_channel
-from flashlab.cell.ldpc import FerResult, LdpcCode, ldpc_fer
+from flashlab.cell.ldpc import FerCurve, FerResult, LdpcCode, fer_curve, ldpc_fer
 from flashlab.cell.errors import (
     RberResult,
     ReadRetryResult,

@@ -24,9 +24,11 @@ from functools import cached_property
 
 import numpy as np
 
-from flashlab._validate import check_int, check_instance, check_real, check_seed, plain_fields
+from flashlab._validate import (check_array, check_instance, check_int, check_real, check_real_or_array, check_seed,
+                                plain_fields)
 from flashlab.cell import _ldpc_kernels
-from flashlab.cell.soft_read import SoftReadChannel
+from flashlab.cell.ecc import EccCode
+from flashlab.cell.soft_read import SoftReadChannel, gaussian_read_point, soft_read_channel
 
 _PRIMES = tuple(p for p in range(2, 1024) if all(p % d for d in range(2, int(p**0.5) + 1)))
 
@@ -64,6 +66,16 @@ class LdpcCode:
     @property
     def rate(self) -> float:
         return self.data_bits / self.n_bits
+
+    def same_overhead_bch(self) -> EccCode:
+        """The strongest BCH code (:class:`flashlab.cell.EccCode`) over ``data_bits // 8`` bytes
+        whose parity fits in this code's ``n_bits - data_bits`` (at least ``t = 1``): the comparison at
+        equal cost."""
+        data_bytes = self.data_bits // 8
+        t = 1
+        while EccCode(t + 1, data_bytes).parity_bits <= self.n_bits - self.data_bits:
+            t += 1
+        return EccCode(t, data_bytes)
 
     def parity_check(self) -> np.ndarray:
         """The parity-check matrix, ``(column_weight * circulant, n_bits)`` uint8."""
@@ -162,3 +174,50 @@ def ldpc_fer(code: LdpcCode, channel: SoftReadChannel, frames: int, seed: int, a
     failed, iterations = _ldpc_kernels.ldpc_frames(n, seed, code._check_vars, code._var_edges, encoder, data_cols,
                                                    parity_cols, cum, llr, a, iters)
     return FerResult(failed, iterations, channel.rber, channel.soft_senses)
+
+
+@dataclass
+class FerCurve:
+    """Frame error rate against the hard-read RBER of the clean two-Gaussian read point
+    (:func:`flashlab.cell.gaussian_read_point`): ``rber`` and ``fer`` arrays, each point
+    ``frames`` frames, ``soft_senses`` extra senses per read point."""
+
+    rber: np.ndarray
+    fer: np.ndarray
+    frames: int
+    soft_senses: int
+
+    def rber_at(self, fer_target: float) -> float:
+        """The RBER at which the curve first rises above ``fer_target``: log-log interpolation
+        between the last point at or below it and the first above (a point with no failed frame
+        counts as half a frame). NaN if the first point is already above, the last grid point if
+        no point is."""
+        target = check_real("fer_target", fer_target, 0.0, 1.0, lo_open=True, hi_open=True)
+        above = np.flatnonzero(self.fer > target)
+        if above.size == 0:
+            return float(self.rber[-1])
+        j = int(above[0])
+        if j == 0:
+            return float("nan")
+        lo = max(self.fer[j - 1], 0.5 / self.frames)
+        t = np.clip((np.log(target) - np.log(lo)) / (np.log(self.fer[j]) - np.log(lo)), 0.0, 1.0)
+        return float(self.rber[j - 1] * (self.rber[j] / self.rber[j - 1]) ** t)
+
+    def fer_at(self, rber) -> np.ndarray:
+        """The frame error rate at ``rber`` (array), interpolated in log RBER (0 below the grid's
+        first point if that point had no failure, clamped to the grid's ends otherwise)."""
+        r = np.atleast_1d(check_real_or_array("rber", rber, 0.0, 0.5))
+        x = np.log(np.maximum(r, 1e-300))
+        return np.interp(x, np.log(self.rber), self.fer, left=self.fer[0], right=self.fer[-1])
+
+
+def fer_curve(code: LdpcCode, soft_senses: int, rbers, frames: int, seed: int) -> FerCurve:
+    """:func:`ldpc_fer` over increasing hard-read error rates ``rbers`` (each in (0, 0.5)) of the
+    clean read point, every point with the same ``seed`` (common random numbers: the curve
+    rises smoothly)."""
+    check_instance("code", code, LdpcCode)
+    r = check_array("rbers", rbers, 1e-9, 0.45)
+    if np.any(np.diff(r) <= 0.0):
+        raise ValueError(f"rbers must be strictly increasing; got {r.tolist()!r}")
+    fer = [ldpc_fer(code, soft_read_channel(*gaussian_read_point(float(p)), soft_senses), frames, seed).fer for p in r]
+    return FerCurve(r, np.array(fer), check_int("frames", frames, 1, 10**7), int(soft_senses))
