@@ -183,7 +183,9 @@ def test_fer_curve_interpolates_its_crossing():
     assert curve.rber_at(0.0316227766) == pytest.approx(2e-3 * 2**0.5)  # half-way in log-log
     assert np.isnan(FerCurve(curve.rber, np.array([0.5, 0.6, 0.7]), 200, 0).rber_at(0.1))
     assert curve.rber_at(0.5) == 4e-3  # never crossed on the grid: the grid's end
-    assert curve.fer_at([2e-3, 1.0e-2]) == pytest.approx([0.01, 0.1])
+    assert curve.fer_at([5e-4, 2e-3]) == pytest.approx([0.0, 0.01])  # none failed at the start: 0 below
+    assert np.isnan(curve.fer_at(1e-2)[0])  # not every frame failed at the end: unknown above
+    assert FerCurve(curve.rber, np.array([0.0, 0.5, 1.0]), 200, 0).fer_at(1e-2)[0] == 1.0
     measured = fer_curve(CODE, 0, [2e-3, 8e-3], 50, seed=2)
     assert measured.fer[0] < measured.fer[1]
 

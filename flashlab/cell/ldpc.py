@@ -204,20 +204,29 @@ class FerCurve:
         return float(self.rber[j - 1] * (self.rber[j] / self.rber[j - 1]) ** t)
 
     def fer_at(self, rber) -> np.ndarray:
-        """The frame error rate at ``rber`` (array), interpolated in log RBER (0 below the grid's
-        first point if that point had no failure, clamped to the grid's ends otherwise)."""
+        """The frame error rate at ``rber`` (array), interpolated linearly in log RBER. Outside the
+        grid only where the frame error rate cannot move (it grows with RBER): 0 below a first
+        point with no failed frame, 1 above a last point where every frame failed, NaN elsewhere."""
         r = np.atleast_1d(check_real_or_array("rber", rber, 0.0, 0.5))
         x = np.log(np.maximum(r, 1e-300))
-        return np.interp(x, np.log(self.rber), self.fer, left=self.fer[0], right=self.fer[-1])
+        below = 0.0 if self.fer[0] == 0.0 else np.nan
+        above = 1.0 if self.fer[-1] == 1.0 else np.nan
+        return np.interp(x, np.log(self.rber), self.fer, left=below, right=above)
 
 
 def fer_curve(code: LdpcCode, soft_senses: int, rbers, frames: int, seed: int) -> FerCurve:
     """:func:`ldpc_fer` over increasing hard-read error rates ``rbers`` (each in (0, 0.5)) of the
     clean read point, every point with the same ``seed`` (common random numbers: the curve
-    rises smoothly)."""
+    rises smoothly). Once every frame of a point fails, the higher RBERs are not run: they are
+    recorded as failing every frame too."""
     check_instance("code", code, LdpcCode)
     r = check_array("rbers", rbers, 1e-9, 0.45)
     if np.any(np.diff(r) <= 0.0):
         raise ValueError(f"rbers must be strictly increasing; got {r.tolist()!r}")
-    fer = [ldpc_fer(code, soft_read_channel(*gaussian_read_point(float(p)), soft_senses), frames, seed).fer for p in r]
-    return FerCurve(r, np.array(fer), check_int("frames", frames, 1, 10**7), int(soft_senses))
+    n = check_int("frames", frames, 1, 10**7)
+    fer = np.ones(r.size)
+    for i, p in enumerate(r):
+        fer[i] = ldpc_fer(code, soft_read_channel(*gaussian_read_point(float(p)), soft_senses), n, seed).fer
+        if fer[i] == 1.0:
+            break
+    return FerCurve(r, fer, n, int(soft_senses))

@@ -550,11 +550,12 @@ FER_FLOOR = 1e-3
 
 
 def soft_read_curves(code: LdpcCode | None = None, frames: int = 200, seed: int = 1) -> dict[int, FerCurve]:
-    """The LDPC frame error rate against RBER for each of :data:`SOFT_STEPS` (a few seconds: the
-    decoder runs ``frames`` frames at five RBERs per curve, each grid around where it fails)."""
+    """The LDPC frame error rate against RBER for each of :data:`SOFT_STEPS` (several seconds: the
+    decoder runs ``frames`` frames at up to seven RBERs per curve, from where it starts to fail to
+    where every frame fails)."""
     code = LdpcCode() if code is None else check_instance("code", code, LdpcCode)
-    grids = {0: (2e-3, 8e-3), 2: (7e-3, 1.8e-2), 6: (9e-3, 2e-2)}
-    return {k: fer_curve(code, k, np.geomspace(*grids[k], 5), frames, seed) for k in SOFT_STEPS}
+    grids = {0: (2e-3, 1.6e-2), 2: (7e-3, 2.8e-2), 6: (9e-3, 3.6e-2)}
+    return {k: fer_curve(code, k, np.geomspace(*grids[k], 7), frames, seed) for k in SOFT_STEPS}
 
 
 def soft_decoding(curves: dict | None = None, tech: Technology = TLC_1XNM, retention_days: float = 365.0,
