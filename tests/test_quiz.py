@@ -10,6 +10,7 @@ Little's law is checked against the simulated drive's own measured throughput.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import subprocess
@@ -343,6 +344,40 @@ def test_logsync_littles_law_predicts_the_simulated_sync(seed):
 def test_logsync_problems_vary():
     sessions = {quiz.make("logsync", s).answer["sessions"] for s in range(20)}
     assert 1 in sessions and 16 in sessions
+
+
+@functools.lru_cache(maxsize=None)
+def commit_answer(seed):
+    """The commit topic's answer (each runs the engine twice; both tests below read it)."""
+    return quiz.make("commit", seed).answer
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_commit_waits_are_the_engine_runs_and_the_closed_form(seed):
+    """A FUA write on a drive with power-loss protection is acknowledged from its cache: the link's
+    command time, 4 KiB at the link's rate, the controller's command time and the cache's
+    acknowledgement (a commit of 8 KiB now and then moves the mean by well under 1%). Without
+    protection every durable commit waits for a NAND program, far longer; the setting 2 waits for
+    no device at all."""
+    from flashlab.drives import DRIVES
+
+    a = commit_answer(seed)
+    cfg = DRIVES[a["drive"]].small_config()
+    ack = cfg.host.command_overhead_us + 4096 / cfg.host.link_mb_s + cfg.controller.command_us + cfg.cache_latency_us
+    if a["power_loss_protection"]:
+        assert a["fua_closed_us"] == pytest.approx(ack, rel=1e-12)
+        assert a["fua_us"] == pytest.approx(ack, rel=0.01)
+        assert a["fua_us"] < a["flush_us"] < 3 * ack  # a write and a flush: about two acknowledgements
+    else:
+        assert a["fua_us"] > 5 * ack and a["flush_us"] > 5 * ack
+    expected = {"fdatasync": a["flush_us"], "open_datasync": a["fua_us"], "innodb2": 0.0}[a["setting"]]
+    assert a["wait_us"] == expected
+
+
+def test_commit_problems_vary():
+    answers = [commit_answer(s) for s in range(10)]
+    assert {a["power_loss_protection"] for a in answers} == {True, False}
+    assert {a["setting"] for a in answers} == {"fdatasync", "open_datasync", "innodb2"}
 
 
 @pytest.mark.parametrize("seed", range(40))

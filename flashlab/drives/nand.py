@@ -150,13 +150,15 @@ SAMSUNG_V6_TLC = NandPart(
     source="tallis2021isscc (ISSCC 2019: tR, throughput, planes, I/O), hexus2019v6 (press timing); cycles set "
            "from heise2020pm9a3 (1.3 DWPD); page, block and tBERS assumed")
 
-#: Intel/Micron 64-layer QLC, 1 Tb (ISSCC 2018, isscc2018qlc): 4 planes, 12 MB/s program throughput
-#: per die. Reads by page type and tBERS from Intel's 96-layer QLC as measured in PACA (chen2022paca,
-#: the engine's ``qlc`` timing), since the 64-layer die publishes none. A 16 KiB page, a block of
+#: Intel/Micron 64-layer QLC, 1 Tb: 4 planes (Intel/Micron's announcement). Intel and Micron publish
+#: no program throughput for it: the 12 MB/s per die is that of Samsung's 64-layer 1 Tb QLC die of
+#: the same year (ISSCC 2018, isscc2018qlc), a stand-in of the same generation and cell count.
+#: Reads by page type and tBERS from Intel's 96-layer QLC as measured in PACA (chen2022paca, the
+#: engine's ``qlc`` timing), since the 64-layer die publishes none. A 16 KiB page, a block of
 #: 64 layers x 4 strings x 4 bits = 1,024 pages and a 533 MT/s interface are assumptions.
 INTEL_QLC_64L = NandPart(
     name="Intel/Micron 64-layer QLC 1 Tb", bits_per_cell=4, die_bits=2**40, page_bytes=16384,
     pages_per_block=1024, planes=4, t_read_us=(47.9, 76.2, 134.6, 228.1),
     t_prog_us=(one_shot_prog_us(4, 16384, 12.0),) * 4, t_erase_us=6340.0, io_mb_s=533.0, pe_cycles=1000, one_shot=True,
-    source="isscc2018qlc (ISSCC 2018: planes, throughput), chen2022paca (tR, tBERS); page, block, interface and "
-           "cycles assumed")
+    source="isscc2018qlc (Samsung's 64-layer QLC at ISSCC 2018: throughput, a stand-in), chen2022paca (tR, "
+           "tBERS); page, block, interface and cycles assumed")

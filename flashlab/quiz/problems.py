@@ -29,6 +29,7 @@ from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.db.redo import redo_log
 from flashlab.device.geometry import Geometry
+from flashlab.drives.presets import DRIVES
 from flashlab.drives.qualify import ACT_LIMITS, act_load, act_rules
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.models import wa_greedy
@@ -485,6 +486,65 @@ def _logsync(rng: np.random.Generator, seed: int) -> Problem:
                   write_us=write_us, sync_us=sync_us, measured_sync_us=measured, log_writer_busy=busy,
                   commits_per_write=per_write)
     return Problem("logsync", seed, text, answer, working)
+
+
+# ------------------------------------------------------------------------------- commit
+COMMIT_WRITES = 200  # commits each engine run times
+#: Database settings and what each sends the drive at commit (PostgreSQL's runtime-config-wal and
+#: MySQL's InnoDB parameters pages; chapter 11, "Beyond Oracle").
+COMMIT_SETTINGS = {
+    "fdatasync": ("PostgreSQL with wal_sync_method = fdatasync (or InnoDB with "
+                  "innodb_flush_log_at_trx_commit = 1 and innodb_flush_method = fsync)",
+                  "the log write, then a flush"),
+    "open_datasync": ("PostgreSQL with wal_sync_method = open_datasync (or InnoDB with "
+                      "innodb_flush_method = O_DSYNC)", "one FUA write"),
+    "innodb2": ("InnoDB with innodb_flush_log_at_trx_commit = 2",
+                "nothing: the log goes to the operating system's cache, flushed about once a second"),
+}
+
+
+def _commit(rng: np.random.Generator, seed: int) -> Problem:
+    key = str(rng.choice(["pm9a3", "f20", "850pro", "x25e"]))
+    setting = str(rng.choice(list(COMMIT_SETTINGS)))
+    drive = DRIVES[key]
+    cfg = drive.small_config()
+    says, sees = COMMIT_SETTINGS[setting]
+    # what the durable settings wait for: the engine's own runs, one session, 4 KiB a commit
+    flushed = flushed_writes(cfg, flush_every=1, writes=COMMIT_WRITES, seed=seed).commit_latency["mean"]
+    # 512 B of redo on average: nearly every commit is one 4 KiB block, a FUA write
+    fua = redo_log(cfg, sessions=1, commits=COMMIT_WRITES, redo_bytes=512, redo_block=4096, think_us=0.0,
+                   seed=seed).commit_latency["mean"]
+    plp = drive.plp
+    ack = cfg.host.command_overhead_us + 4096 / cfg.host.link_mb_s + cfg.controller.command_us + cfg.cache_latency_us
+    text = (
+        f"A database on a {drive.name} ({'with' if plp else 'without'} power-loss protection) commits from "
+        f"one session, 4 KiB of log a commit, running {says}.\n\n"
+        "(a) What does the drive see at each commit?\n"
+        "(b) What does each commit wait for, and about how long on average?\n"
+        "(c) What can a power cut lose?"
+    )
+    wait = {"fdatasync": flushed, "open_datasync": fua, "innodb2": 0.0}[setting]
+    if setting == "innodb2":
+        b = (f"(b) Nothing on the drive: the commit returns once the log is in the operating system's cache "
+             f"(the model has no operating system: 0 us of device time). With fdatasync it would wait "
+             f"{flushed:,.0f} us, with a FUA write {fua:,.0f} us (flashlab.db.flushed_writes and redo_log).")
+        c = ("(c) About the last second of returned commits, on a power cut or an operating-system crash: "
+             "they were in the operating system's cache, not on the drive.")
+    else:
+        how = ("its DRAM, protected by capacitors, acknowledges" if plp else
+               "without capacitors, the data must reach NAND: a program (the open page padded) ends")
+        closed = (f" A FUA write on the idle drive by hand: command {cfg.host.command_overhead_us:g} us + 4096 B "
+                  f"at {cfg.host.link_mb_s:,.0f} MB/s + controller {cfg.controller.command_us:.2f} us + cache "
+                  f"{cfg.cache_latency_us:g} us = {ack:,.1f} us." if plp else "")
+        b = (f"(b) Until {how}: the engine times {wait:,.0f} us a commit ({COMMIT_WRITES} commits; "
+             f"write + flush {flushed:,.0f} us, FUA write {fua:,.0f} us).{closed}")
+        c = ("(c) No returned commit, as long as the drive honours the flush or FUA"
+             + (": the capacitors finish the programs." if plp else
+                "; a drive that ignored flushes would lose the commits still in its DRAM."))
+    working = f"(a) {sees[0].upper()}{sees[1:]}.\n" + b + "\n" + c
+    answer = dict(drive=key, setting=setting, power_loss_protection=plp, wait_us=wait, flush_us=flushed,
+                  fua_us=fua, fua_closed_us=ack if plp else math.nan)
+    return Problem("commit", seed, text, answer, working)
 
 
 # ---------------------------------------------------------------------------------- ispp
@@ -948,6 +1008,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "cliff": _cliff,
     "flush": _flush,
     "logsync": _logsync,
+    "commit": _commit,
     "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,
