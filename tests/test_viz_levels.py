@@ -12,7 +12,7 @@ from flashlab.cell import (CAI2017_TOLERANCE_UNITS, UBER_CLIENT, EccCode, cai201
                            rber_analytic, read_latency_us, vth_distributions)
 from flashlab.presets import MLC_2YNM, PRESETS, QLC_3D, TLC_1XNM
 from flashlab.viz.levels import (UBER_FLOOR, _clamp_refs, bake_test, bits_per_cell, cai_calibration, ecc_strength,
-                                 gentle_programming_trade, gray_label, read_points, soft_decoding, soft_read_curves,
+                                 gentle_programming_trade, gray_label, read_points, soft_decoding,
                                  wear)
 
 FACTORIES = {
@@ -27,9 +27,11 @@ FACTORIES = {
 
 
 def _small_curves():
-    """Frame error rates of a 35-bit array code, 20 frames a point: the explorable's input, cheap."""
-    from flashlab.cell import LdpcCode
-    return soft_read_curves(LdpcCode(3, 5, 7), frames=20)
+    """Frame error rate curves shaped like the decoder's (each ends where every frame fails): the
+    explorable's input, without running the decoder."""
+    from flashlab.cell import FerCurve
+    return {k: FerCurve(np.geomspace(lo, 4 * lo, 4), np.array([0.0, 0.05, 0.6, 1.0]), 200, k)
+            for k, lo in ((0, 3e-3), (2, 7e-3), (6, 9e-3))}
 
 
 def _columns_equal(a, b) -> bool:
