@@ -28,7 +28,8 @@ SEEDS = range(25)
 
 
 def test_same_seed_same_problem_and_seeds_differ():
-    for topic in ("ispp", "shrink", "wrap", "nand3d", "string", "ftl", "gc", "readpoints", "ecc", "sweep", "capacity", "reduction", "logsync"):
+    for topic in ("ispp", "shrink", "wrap", "nand3d", "string", "ftl", "gc", "readpoints", "ecc", "softread", "sweep",
+                  "capacity", "reduction", "logsync"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -247,6 +248,20 @@ def test_ecc_verdict_matches_a_direct_binomial_tail(seed):
     lim = a["correctable_rber"]
     assert _log_tail(a["n_bits"], a["t"], lim * 0.999) - math.log(a["data_bits"]) <= math.log(a["target"])
     assert _log_tail(a["n_bits"], a["t"], lim * 1.001) - math.log(a["data_bits"]) > math.log(a["target"])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_softread_worked_by_hand(seed):
+    """The capacity limit solves 1 - H2(p) = R; the latency is a TLC page read (42.25 us plus 16.18
+    us per sense, the preset) at 1, 3 and 7 levels, weighted by the frames that reach each step."""
+    a = quiz.make("softread", seed).answer
+    p = a["capacity_rber"]
+    assert 0.0 < p < 0.5 and 1.0 + p * math.log2(p) + (1 - p) * math.log2(1 - p) == pytest.approx(a["rate"], abs=1e-9)
+    senses = {"LSB": 1, "CSB": 2, "MSB": 4}[a["page"]]
+    lat = [42.25 + senses * levels * 16.18 for levels in (1, 3, 7)]
+    assert a["latency_us"] == pytest.approx(lat)
+    assert a["mean_latency_us"] == pytest.approx(lat[0] + a["fer_hard"] * lat[1] + a["fer_soft2"] * lat[2])
+    assert a["fer_soft2"] < a["fer_hard"]
 
 
 def test_ecc_answers_are_both_yes_and_no():

@@ -19,7 +19,9 @@ deck counts), ``string`` (the read current and sense time of a 3D string, its er
 sub-block erase unit), ``ftl`` (which pages are valid or stale after a write sequence, and the
 write amplification), ``gc`` (the victim each policy picks and the copies it costs),
 ``readpoints`` (Gray-code bits of a cell, and the page that sees an error when a read point
-moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``cliff`` (Little's
+moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``softread`` (a hard
+read's capacity limit for a code's rate, and the mean latency of hard-first, soft-on-failure
+reads), ``cliff`` (Little's
 law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
 Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
 usable and effective capacity of an array), ``reduction`` (what remains of an array's usable

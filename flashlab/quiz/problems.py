@@ -19,11 +19,12 @@ import numpy as np
 
 from flashlab._validate import check_choice, check_seed
 from flashlab.array.capacity import DATA_REDUCTION_CLAIMS, UNITS, array_capacity
-from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, uber
+from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, soft_read_latency_us, uber
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
 from flashlab.cell.program_disturb import SelfBoosting
+from flashlab.cell.soft_read import hard_capacity_rber
 from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
@@ -36,6 +37,7 @@ from flashlab.ftl.models import wa_greedy
 from flashlab.ftl.simulate import simulate
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.sim import HostLoad, simulate_io
+from flashlab.tech.generations import TLC_1X
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
 from flashlab.tech.string3d import VerticalString
 from flashlab.tech.planar import (CG_POLY_MIN_NM, EPS0_AF_PER_NM, EPS_OX_AF_PER_NM, VOLTS_PER_UNIT, WINDOW_UNITS,
@@ -284,6 +286,39 @@ def _ecc(rng: np.random.Generator, seed: int) -> Problem:
     answer = dict(t=code.t, codeword_bytes=code.codeword_bytes, n_bits=code.n_bits, data_bits=code.data_bits,
                   rber=rber, target=target, uber=u, meets=ok, correctable_rber=limit)
     return Problem("ecc", seed, text, answer, working)
+
+
+# ------------------------------------------------------------------------------ softread
+def _softread(rng: np.random.Generator, seed: int) -> Problem:
+    code = EccCode(int(rng.integers(8, 121)), int(rng.choice([512, 1024, 2048])))
+    rate = code.data_bits / code.n_bits
+    p_cap = hard_capacity_rber(rate)
+    timing = TLC_1X.timing
+    page = int(rng.integers(0, 3))
+    name = cell_levels(3).page_names[page]
+    lat = [float(soft_read_latency_us(timing, levels)[page]) for levels in (1, 3, 7)]
+    f0 = float(f"{np.exp(rng.uniform(np.log(0.01), np.log(0.6))):.2g}")
+    f2 = float(f"{f0 * np.exp(rng.uniform(np.log(0.01), np.log(0.3))):.2g}")
+    mean = lat[0] + f0 * lat[1] + f2 * lat[2]
+    text = (
+        f"An ECC spends {code.parity_bits} parity bits on each {code.data_bits} data bits. (a) Above what raw bit "
+        "error rate can no code of that rate, however long, correct hard reads? (The capacity of a hard read "
+        "with error rate p is 1 - H2(p) bits per bit, H2(p) = -p log2 p - (1 - p) log2(1 - p).) (b) A TLC "
+        f"{name} page read takes {lat[0]:.1f} us hard, {lat[1]:.1f} us with 2 soft senses per read point and "
+        f"{lat[2]:.1f} us with 6. The controller reads hard first and senses again only when the LDPC decoder "
+        f"fails: the hard decode fails {100 * f0:.3g}% of frames, the 2-sense decode {100 * f2:.3g}% (every frame "
+        "a soft read cannot decode failed the hard read too). What is the mean read latency?"
+    )
+    working = (
+        f"(a) Rate R = {code.data_bits} / {code.n_bits} = {rate:.4f}. Solve 1 - H2(p) = R for p below 1/2 "
+        f"(bisection; H2 rises on (0, 1/2)): p = {p_cap:.3g}. A hard read at a higher error rate carries less "
+        f"than R bits per bit.\n(b) Every read costs the hard read; the {100 * f0:.3g}% that fail it add the "
+        f"2-sense read, the {100 * f2:.3g}% that fail that add the 6-sense read: {lat[0]:.1f} + {f0:.3g} x "
+        f"{lat[1]:.1f} + {f2:.3g} x {lat[2]:.1f} = {mean:.1f} us."
+    )
+    answer = dict(rate=rate, capacity_rber=p_cap, page=name, latency_us=lat, fer_hard=f0, fer_soft2=f2,
+                  mean_latency_us=mean)
+    return Problem("softread", seed, text, answer, working)
 
 
 # --------------------------------------------------------------------------------- cliff
@@ -1047,6 +1082,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "gc": _gc,
     "readpoints": _readpoints,
     "ecc": _ecc,
+    "softread": _softread,
     "cliff": _cliff,
     "flush": _flush,
     "logsync": _logsync,
