@@ -43,7 +43,7 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 # decision, not an omission. Their methods are fuzzed when they take arguments.
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramDisturb", "cell.ProgramTimes", "cell.RberResult",
-    "cell.ReadRetryResult", "cell.VthComparison", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
+    "cell.ReadRetryResult", "cell.VthComparison", "cell.SoftReadChannel", "cell.FerResult", "cell.FerCurve", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult", "ssd.SlcPlateaus",
@@ -303,6 +303,24 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("cell.program_times", C.program_times, params({"timing": tlc.timing, "n_pages": 30, "seed": 2},
                                                       n_pages=Param("int", 30, cap=10**5)), "cell")
     add("cell.soft_read_latency_us", C.soft_read_latency_us, params({"timing": tlc.timing, "soft_levels": 3}), "cell")
+    add("cell.soft_read_channel", C.soft_read_channel,
+        params({"means": [-2.5, 2.5], "sigmas": [1.0, 1.2], "soft_senses": 2, "refs": None},
+               refs=Param("opt_array", [-0.5, 0.0, 0.5])), "cell")
+    add("cell.gaussian_read_point", C.gaussian_read_point, params({"rber": 1e-3}), "cell")
+    add("cell.hard_capacity_rber", C.hard_capacity_rber, params({"rate": 0.9}), "cell")
+    add("cell.LdpcCode", C.LdpcCode, params({"column_weight": 3, "row_weight": 5, "circulant": 7}), "cell")
+    add("cell.LdpcCode.parity_check", C.LdpcCode(3, 5, 7).parity_check, {}, "cell")
+    add("cell.LdpcCode.same_overhead_bch", C.LdpcCode(3, 5, 7).same_overhead_bch, {}, "cell")
+    add("cell.fer_curve", C.fer_curve,
+        params({"code": C.LdpcCode(3, 5, 7), "soft_senses": 2, "rbers": [1e-2, 2e-2], "frames": 5, "seed": 1},
+               frames=Param("int", 5, cap=200)), "cell")
+    curve = C.FerCurve(np.array([1e-3, 1e-2]), np.array([0.0, 0.5]), 10, 0)
+    add("cell.FerCurve.rber_at", curve.rber_at, params({"fer_target": 0.1}), "cell", nan_ok=True)
+    add("cell.FerCurve.fer_at", curve.fer_at, params({"rber": 5e-3}, rber="real_or_array"), "cell")
+    add("cell.ldpc_fer", C.ldpc_fer,
+        params({"code": C.LdpcCode(3, 5, 7), "channel": C.soft_read_channel([-2.0, 2.0], [1.0, 1.0], 2),
+                "frames": 5, "seed": 1, "alpha": 0.75, "max_iter": 10},
+               frames=Param("int", 5, cap=200), max_iter=Param("int", 10, cap=100)), "cell")
     add("cell.VthModel", C.VthModel, dataclass_params(tlc.vth), "cell")
     add("cell.vth_distributions", C.vth_distributions,
         params({"model": tlc.vth, "pe_cycles": 500.0, "retention_days": 10.0, "reads": 1e3, "vpass": 1.0}), "cell")
@@ -710,6 +728,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("tech.PlanarCell", TE.PlanarCell, dataclass_params(pc), "tech")
     add("tech.PlanarCell.electrons_per_state", pc.electrons_per_state, params({"bits": 2}), "tech")
     add("tech.state_spacing_units", TE.state_spacing_units, params({"bits": 3}), "tech")
+    add("tech.as_built", TE.as_built, params({"feature_nm": 20.0, "air_gap": 0.5}), "tech")
     add("tech.PlanarCell.injection_sigma_v", pc.injection_sigma_v, params({"step_v": 0.1}), "tech")
     add("tech.electron_counts", TE.electron_counts,
         params({"mean_electrons": 100.0, "n_cells": 100, "seed": 1, "capacity": 0},
@@ -732,6 +751,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"feature_nm": [50.0, 25.0, 19.0], "patterning_cost": 0.15, "retool_cost_usd": 3e9,
                 "margin_usd_per_wafer": 3000.0}), "tech", inf_ok=True)  # payback inf: no saving
     add("tech.Stack3D", TE.Stack3D, dataclass_params(TE.Stack3D(96), hole_top_nm=Param("opt_real", None)), "tech")
+    add("tech.VerticalString", TE.VerticalString, dataclass_params(TE.VerticalString(TE.GENERATIONS_3D[64])), "tech")
     add("tech.bit_cost", TE.bit_cost, params({"stack": TE.GENERATIONS_3D[96], "gate_cost": 0.012,
                                               "deck_cost": 0.25}), "tech")
     add("tech.layer_sweep", TE.layer_sweep, params({"layers": [32, 64, 96], "decks": 1, "bits": 3,

@@ -76,10 +76,12 @@ _ROLE = re.compile(r"\{(?:py:)?(?:mod|func|class|data|meth|attr|obj)\}`~?(flashl
 
 
 def api_modules() -> list[str]:
-    """The modules of the API reference page, one section each (book/api.md)."""
-    text = (ROOT / "book" / "api.md").read_text()
-    block = re.search(r"```\{flashlab-api\}\n(.*?)```", text, re.DOTALL).group(1)
-    return [line.strip() for line in block.splitlines() if line.strip()]
+    """The modules of the API reference, one section each (the pages book/api/*.md)."""
+    modules = []
+    for page in sorted((ROOT / "book" / "api").glob("*.md")):
+        block = re.search(r"```\{flashlab-api\}\n(.*?)```", page.read_text(), re.DOTALL).group(1)
+        modules += [line.strip() for line in block.splitlines() if line.strip()]
+    return modules
 
 
 def documented_in(name: str, modules: list[str]) -> str | None:

@@ -10,6 +10,7 @@ Little's law is checked against the simulated drive's own measured throughput.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import subprocess
@@ -27,7 +28,8 @@ SEEDS = range(25)
 
 
 def test_same_seed_same_problem_and_seeds_differ():
-    for topic in ("ispp", "shrink", "nand3d", "ftl", "gc", "readpoints", "ecc", "sweep", "capacity", "reduction", "logsync"):
+    for topic in ("ispp", "shrink", "wrap", "nand3d", "string", "ftl", "gc", "readpoints", "ecc", "softread", "sweep",
+                  "capacity", "reduction", "logsync"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -74,6 +76,34 @@ def test_shrink_capacitances_electrons_and_coupling_from_the_stated_formulas(see
     # A shrink leaves fewer electrons per state and more coupling.
     old, new = a["rows"][a["f_old"]], a["rows"][a["f_new"]]
     assert new["electrons_per_state"] < old["electrons_per_state"] and new["coupling"] > old["coupling"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_wrap_limit_coupling_and_electrons_from_the_stated_formulas(seed):
+    a = quiz.make("wrap", seed).answer
+    f, t_ipd, k, air, h, t_tox, e0 = a["f"], a["t_ipd"], a["k"], a["air"], 23.5, 8.0, 8.8541878128e-3
+    assert a["limit"] == pytest.approx(2 * t_ipd + 4.0) and a["fits"] == (f >= 2 * t_ipd + 4.0)
+    c_tox, c_ff = e0 * 3.9 * f * f / t_tox, e0 * h * (3.9 * (1 - air) + air)
+    by_hand = {"wrapped": e0 * 3.9 * f * (f + 2 * h) / t_ipd, "flat, oxide": e0 * 3.9 * f * f / t_ipd,
+               f"flat, k = {k:g}": e0 * k * f * f / t_ipd}
+    assert set(a["rows"]) == set(by_hand)
+    for name, c_cg in by_hand.items():
+        r, total = a["rows"][name], c_cg + c_tox + 2 * c_ff
+        assert r["gate_coupling"] == pytest.approx(c_cg / total, rel=1e-12)
+        assert r["coupling"] == pytest.approx(c_ff / total, rel=1e-12)
+        assert r["electrons_tlc"] == pytest.approx(c_cg * 1e-18 / Q_E * 382.4 / 6 * 0.006, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_string_current_and_block_from_the_stated_figures(seed):
+    a = quiz.make("string", seed).answer
+    gates = a["layers"] + 8 * a["decks"]
+    r = 5000e3 + gates * 200e3  # ohm
+    assert a["gates"] == gates and a["current_na"] == pytest.approx(0.5 / r * 1e9, rel=1e-12)
+    assert a["t_sense_us"] == pytest.approx(1e-12 * 0.2 * r / 0.5 * 1e6, rel=1e-12)
+    assert a["pages"] == a["layers"] * a["strings"] * a["bits"]
+    assert a["block_mib"] == pytest.approx(a["pages"] * 16384 / 2**20)
+    assert a["erase_mib"] == pytest.approx(math.ceil(a["layers"] / a["parts"]) * a["strings"] * a["bits"] / 64)
 
 
 def _stack_by_hand(layers, decks, bits):
@@ -220,6 +250,20 @@ def test_ecc_verdict_matches_a_direct_binomial_tail(seed):
     assert _log_tail(a["n_bits"], a["t"], lim * 1.001) - math.log(a["data_bits"]) > math.log(a["target"])
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_softread_worked_by_hand(seed):
+    """The capacity limit solves 1 - H2(p) = R; the latency is a TLC page read (42.25 us plus 16.18
+    us per sense, the preset) at 1, 3 and 7 levels, weighted by the frames that reach each step."""
+    a = quiz.make("softread", seed).answer
+    p = a["capacity_rber"]
+    assert 0.0 < p < 0.5 and 1.0 + p * math.log2(p) + (1 - p) * math.log2(1 - p) == pytest.approx(a["rate"], abs=1e-9)
+    senses = {"LSB": 1, "CSB": 2, "MSB": 4}[a["page"]]
+    lat = [42.25 + senses * levels * 16.18 for levels in (1, 3, 7)]
+    assert a["latency_us"] == pytest.approx(lat)
+    assert a["mean_latency_us"] == pytest.approx(lat[0] + a["fer_hard"] * lat[1] + a["fer_soft2"] * lat[2])
+    assert a["fer_soft2"] < a["fer_hard"]
+
+
 def test_ecc_answers_are_both_yes_and_no():
     assert {quiz.make("ecc", s).answer["meets"] for s in SEEDS} == {True, False}
 
@@ -328,6 +372,40 @@ def test_logsync_littles_law_predicts_the_simulated_sync(seed):
 def test_logsync_problems_vary():
     sessions = {quiz.make("logsync", s).answer["sessions"] for s in range(20)}
     assert 1 in sessions and 16 in sessions
+
+
+@functools.lru_cache(maxsize=None)
+def commit_answer(seed):
+    """The commit topic's answer (each runs the engine twice; both tests below read it)."""
+    return quiz.make("commit", seed).answer
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_commit_waits_are_the_engine_runs_and_the_closed_form(seed):
+    """A FUA write on a drive with power-loss protection is acknowledged from its cache: the link's
+    command time, 4 KiB at the link's rate, the controller's command time and the cache's
+    acknowledgement (a commit of 8 KiB now and then moves the mean by well under 1%). Without
+    protection every durable commit waits for a NAND program, far longer; the setting 2 waits for
+    no device at all."""
+    from flashlab.drives import DRIVES
+
+    a = commit_answer(seed)
+    cfg = DRIVES[a["drive"]].small_config()
+    ack = cfg.host.command_overhead_us + 4096 / cfg.host.link_mb_s + cfg.controller.command_us + cfg.cache_latency_us
+    if a["power_loss_protection"]:
+        assert a["fua_closed_us"] == pytest.approx(ack, rel=1e-12)
+        assert a["fua_us"] == pytest.approx(ack, rel=0.01)
+        assert a["fua_us"] < a["flush_us"] < 3 * ack  # a write and a flush: about two acknowledgements
+    else:
+        assert a["fua_us"] > 5 * ack and a["flush_us"] > 5 * ack
+    expected = {"fdatasync": a["flush_us"], "open_datasync": a["fua_us"], "innodb2": 0.0}[a["setting"]]
+    assert a["wait_us"] == expected
+
+
+def test_commit_problems_vary():
+    answers = [commit_answer(s) for s in range(10)]
+    assert {a["power_loss_protection"] for a in answers} == {True, False}
+    assert {a["setting"] for a in answers} == {"fdatasync", "open_datasync", "innodb2"}
 
 
 @pytest.mark.parametrize("seed", range(40))

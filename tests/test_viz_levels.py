@@ -12,7 +12,8 @@ from flashlab.cell import (CAI2017_TOLERANCE_UNITS, UBER_CLIENT, EccCode, cai201
                            rber_analytic, read_latency_us, vth_distributions)
 from flashlab.presets import MLC_2YNM, PRESETS, QLC_3D, TLC_1XNM
 from flashlab.viz.levels import (UBER_FLOOR, _clamp_refs, bake_test, bits_per_cell, cai_calibration, ecc_strength,
-                                 gentle_programming_trade, gray_label, read_points, wear)
+                                 gentle_programming_trade, gray_label, read_points, soft_decoding,
+                                 wear)
 
 FACTORIES = {
     "bits_per_cell": lambda: bits_per_cell(n_pages=300),
@@ -21,7 +22,16 @@ FACTORIES = {
     "ecc_strength": lambda: ecc_strength(t_values=(24, 40)),
     "gentle_programming_trade": lambda: gentle_programming_trade(scales=(0.5, 1.0)),
     "bake_test": bake_test,
+    "soft_decoding": lambda: soft_decoding(_small_curves(), pe_values=(0, 1500, 3000)),
 }
+
+
+def _small_curves():
+    """Frame error rate curves shaped like the decoder's (each ends where every frame fails): the
+    explorable's input, without running the decoder."""
+    from flashlab.cell import FerCurve
+    return {k: FerCurve(np.geomspace(lo, 4 * lo, 4), np.array([0.0, 0.05, 0.6, 1.0]), 200, k)
+            for k, lo in ((0, 3e-3), (2, 7e-3), (6, 9e-3))}
 
 
 def _columns_equal(a, b) -> bool:
@@ -220,3 +230,17 @@ def test_bake_test_data_come_from_the_engine():
     assert data["lines"]["now"][i] == pytest.approx(equivalent_hours(h, 100.0, 40.0, 0.8) / 8766.0)
     days = equivalent_hours(100.0, 100.0, 40.0, 0.8) / 24
     assert f"{worst_page_rber(TLC_1XNM.vth, 1000.0, days):.1e}" in data["summary"]
+
+
+def test_soft_decoding_latency_is_the_fallback_ladder():
+    """Mean latency = hard read + FER(hard) x 2-sense read + FER(2 senses) x 6-sense read, each
+    read the mean over page types of soft_read_latency_us at 1, 3 and 7 levels."""
+    from flashlab.cell import soft_read_latency_us
+    curves = _small_curves()
+    data = soft_decoding(curves, pe_values=(0, 1500, 3000)).compute(pe=3000)
+    rber = data["now"]["x"][0]
+    assert rber == pytest.approx(float(np.max(rber_analytic(
+        vth_distributions(TLC_1XNM.vth, 3000, 365), optimal_read_refs(vth_distributions(TLC_1XNM.vth, 3000, 365))).rber)))
+    lat = [soft_read_latency_us(TLC_1XNM.timing, k).mean() for k in (1, 3, 7)]
+    fer = [curves[k].fer_at(rber)[0] for k in (0, 2, 6)]
+    assert data["here"]["latency"][0] == pytest.approx(lat[0] + fer[0] * lat[1] + fer[1] * lat[2])

@@ -9,7 +9,8 @@ import pytest
 from flashlab.cell import vth_distributions
 from flashlab.tech import DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, PlanarCell, Stack3D, cell_model, layer_rber, shrink_sweep
 from flashlab.tech import QLC_96L, ct_worst_rber
-from flashlab.viz.tech import MODEL_POINT, NODES, charge_trap_errors, fab_economics, rtn_tails, shrink, stack_3d
+from flashlab.viz.tech import (MODEL_POINT, NODES, charge_trap_errors, fab_economics, planar_end, rtn_tails, shrink,
+                               stack_3d, string_3d)
 from test_viz_levels import _columns_equal
 
 FACTORIES = {
@@ -17,6 +18,8 @@ FACTORIES = {
     "stack_3d": lambda: stack_3d(layer_values=(64, 176), deck_values=(1, 2)),
     "charge_trap_errors": lambda: charge_trap_errors(pe_values=(0, 1000), days_values=(0.0, 30.0)),
     "rtn_tails": lambda: rtn_tails(),
+    "planar_end": lambda: planar_end(nodes=(35.0, 25.0, 16.0), air_gaps=(0.0, 1.0)),
+    "string_3d": lambda: string_3d(layer_values=(128, 321), sub_block_values=(1, 4)),
 }
 
 
@@ -94,3 +97,31 @@ def test_rtn_tails_data_come_from_the_engine():
     want = sum(rtn_pdf(v[i] - m, np.sqrt(s * s - lam * lam), lam)[0] for m, s in zip(d.means, d.sigmas)) / 8
     assert data["curves"]["expo"][i] == pytest.approx(want, rel=1e-9)
     assert f"{rtn_rber(d, lam).rber.max():.1e}" in data["summary"]
+
+
+def test_planar_end_data_come_from_the_engine():
+    from flashlab.tech import as_built
+    data = planar_end().compute(node=15.0, air_gap=1.0)
+    sweep = data["sweep"]
+    i = list(sweep["node"]).index(15.0)
+    b = as_built(15.0, 1.0)
+    assert b.gate == "flat"
+    assert sweep["built_gate_coupling"][i] == pytest.approx(b.gate_coupling)
+    assert sweep["g100_built"][i] == pytest.approx(100 * b.coupling)
+    assert sweep["wrap_e3"][i] == pytest.approx(PlanarCell(15.0, air_gap=1.0).electrons_per_state(3))
+    assert data["now"]["built_e3"][0] == pytest.approx(b.electrons_per_state(3))
+    assert f"{b.electrons_per_state(3):.1f} electrons" in data["summary"]
+    # above the limit the cell as built is the wrapped one
+    j = list(sweep["node"]).index(35.0)
+    assert sweep["built_gate_coupling"][j] == sweep["wrap_gate_coupling"][j]
+
+
+def test_string_3d_data_come_from_the_engine():
+    from flashlab.tech import VerticalString
+    data = string_3d().compute(layers=321, sub_blocks=4)
+    v = VerticalString(Stack3D(321, 3), sub_blocks=4)
+    assert data["now"]["current"][0] == pytest.approx(v.current_na)
+    assert data["now"]["unit"][0] == pytest.approx(v.erase_unit_bytes / 2**20)
+    i = list(data["curve"]["layers"]).index(128)
+    assert data["curve"]["sense"][i] == pytest.approx(VerticalString(Stack3D(128, 1)).t_sense_us)
+    assert f"{v.t_sense_us:.1f} &micro;s" in data["summary"]

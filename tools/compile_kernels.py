@@ -5,7 +5,7 @@ it cold (minutes of CPU, twice), then both write the same cache entries (numba h
 last index written wins, numba/numba#4807). Here the groups are split so that no kernel is
 compiled by both: ``ssd`` (the SSD event engine, with the FTL and event-heap kernels it calls, the
 FTL's own loop and the OLTP buffer pool, which share those) and ``cells`` (cell pulses and ISPP,
-Monte Carlo reads, electron injection, RAID layouts). ``make test`` runs the two groups side by
+Monte Carlo reads, the LDPC decoder, electron injection, RAID layouts). ``make test`` runs the two groups side by
 side (2 cores), for the plain cache and for the bounds-checked one (``NUMBA_BOUNDSCHECK=1``, its
 own cache), before the test stages that read them. Each call is a small public-API call that
 reaches the same kernel signature the tests and chapters use; a kernel left out is still compiled
@@ -50,8 +50,9 @@ def ssd() -> None:
 
 def cells() -> None:
     from flashlab.array import Layout
-    from flashlab.cell import (FG_CELL_2XNM, ISPE_2XNM, ISPP_SLC_2XNM, apply_pulse, erase_block, program_cell,
-                               program_page, rber_monte_carlo, vth_distributions)
+    from flashlab.cell import (FG_CELL_2XNM, ISPE_2XNM, ISPP_SLC_2XNM, LdpcCode, apply_pulse, erase_block,
+                               gaussian_read_point, ldpc_fer, program_cell, program_page, rber_monte_carlo,
+                               soft_read_channel, vth_distributions)
     from flashlab.presets import TLC_1XNM
     from flashlab.tech.planar import electron_counts
 
@@ -60,6 +61,7 @@ def cells() -> None:
     apply_pulse(FG_CELL_2XNM, np.array([-3.0, -2.0]), 18.0, 10e-6)
     erase_block(FG_CELL_2XNM, page.vth, ISPE_2XNM, seed=1)
     rber_monte_carlo(vth_distributions(TLC_1XNM.vth, 0), 1000, seed=1)
+    ldpc_fer(LdpcCode(3, 5, 7), soft_read_channel(*gaussian_read_point(1e-2), 2), 2, seed=1)
     electron_counts(100.0, 1000, seed=1, capacity=1000)
     layout = Layout(raid=5, drives=5, stripe_unit=8192, member_pages=16)
     lbas = np.array([0, 3])

@@ -3,7 +3,7 @@
 Each line names a module; it becomes a section titled with that name holding
 ``automodule :members:`` (with ``:imported-members:`` for a package, whose public API is what its
 ``__init__`` imports from its submodules). Adding a layer to the reference is adding its name to
-the directive in ``book/api.md``.
+the directive of its layer's page in ``book/api/``.
 """
 
 from __future__ import annotations

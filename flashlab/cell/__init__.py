@@ -32,6 +32,9 @@ from flashlab.cell.ecc import (
     uber,
     worst_page_rber,
 )
+# Soft reads and the LDPC decoder they feed.
+from flashlab.cell.soft_read import SoftReadChannel, gaussian_read_point, hard_capacity_rber, soft_read_channel
+from flashlab.cell.ldpc import FerCurve, FerResult, LdpcCode, fer_curve, ldpc_fer
 from flashlab.cell.errors import (
     RberResult,
     ReadRetryResult,

@@ -8,6 +8,7 @@ the problem.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import textwrap
@@ -18,24 +19,29 @@ import numpy as np
 
 from flashlab._validate import check_choice, check_seed
 from flashlab.array.capacity import DATA_REDUCTION_CLAIMS, UNITS, array_capacity
-from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, uber
+from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, soft_read_latency_us, uber
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
 from flashlab.cell.levels import cell_levels
 from flashlab.cell.program_disturb import SelfBoosting
+from flashlab.cell.soft_read import hard_capacity_rber
 from flashlab.cell.temperature import acceleration_factor, bake_hours, equivalent_hours
 from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.db.redo import redo_log
 from flashlab.device.geometry import Geometry
+from flashlab.drives.presets import DRIVES
 from flashlab.drives.qualify import ACT_LIMITS, act_load, act_rules
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.models import wa_greedy
 from flashlab.ftl.simulate import simulate
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.sim import HostLoad, simulate_io
+from flashlab.tech.generations import TLC_1X
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
-from flashlab.tech.planar import EPS_OX_AF_PER_NM, WINDOW_UNITS, PlanarCell, state_spacing_units
+from flashlab.tech.string3d import VerticalString
+from flashlab.tech.planar import (CG_POLY_MIN_NM, EPS0_AF_PER_NM, EPS_OX_AF_PER_NM, VOLTS_PER_UNIT, WINDOW_UNITS,
+                                  PlanarCell, state_spacing_units)
 from flashlab.workload.filesystem import FileChurn
 
 
@@ -282,6 +288,39 @@ def _ecc(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("ecc", seed, text, answer, working)
 
 
+# ------------------------------------------------------------------------------ softread
+def _softread(rng: np.random.Generator, seed: int) -> Problem:
+    code = EccCode(int(rng.integers(8, 121)), int(rng.choice([512, 1024, 2048])))
+    rate = code.data_bits / code.n_bits
+    p_cap = hard_capacity_rber(rate)
+    timing = TLC_1X.timing
+    page = int(rng.integers(0, 3))
+    name = cell_levels(3).page_names[page]
+    lat = [float(soft_read_latency_us(timing, levels)[page]) for levels in (1, 3, 7)]
+    f0 = float(f"{np.exp(rng.uniform(np.log(0.01), np.log(0.6))):.2g}")
+    f2 = float(f"{f0 * np.exp(rng.uniform(np.log(0.01), np.log(0.3))):.2g}")
+    mean = lat[0] + f0 * lat[1] + f2 * lat[2]
+    text = (
+        f"An ECC spends {code.parity_bits} parity bits on each {code.data_bits} data bits. (a) Above what raw bit "
+        "error rate can no code of that rate, however long, correct hard reads? (The capacity of a hard read "
+        "with error rate p is 1 - H2(p) bits per bit, H2(p) = -p log2 p - (1 - p) log2(1 - p).) (b) A TLC "
+        f"{name} page read takes {lat[0]:.1f} us hard, {lat[1]:.1f} us with 2 soft senses per read point and "
+        f"{lat[2]:.1f} us with 6. The controller reads hard first and senses again only when the LDPC decoder "
+        f"fails: the hard decode fails {100 * f0:.3g}% of frames, the 2-sense decode {100 * f2:.3g}% (every frame "
+        "a soft read cannot decode failed the hard read too). What is the mean read latency?"
+    )
+    working = (
+        f"(a) Rate R = {code.data_bits} / {code.n_bits} = {rate:.4f}. Solve 1 - H2(p) = R for p below 1/2 "
+        f"(bisection; H2 rises on (0, 1/2)): p = {p_cap:.3g}. A hard read at a higher error rate carries less "
+        f"than R bits per bit.\n(b) Every read costs the hard read; the {100 * f0:.3g}% that fail it add the "
+        f"2-sense read, the {100 * f2:.3g}% that fail that add the 6-sense read: {lat[0]:.1f} + {f0:.3g} x "
+        f"{lat[1]:.1f} + {f2:.3g} x {lat[2]:.1f} = {mean:.1f} us."
+    )
+    answer = dict(rate=rate, capacity_rber=p_cap, page=name, latency_us=lat, fer_hard=f0, fer_soft2=f2,
+                  mean_latency_us=mean)
+    return Problem("softread", seed, text, answer, working)
+
+
 # --------------------------------------------------------------------------------- cliff
 CLIFF_REQUESTS = 3000
 
@@ -452,6 +491,65 @@ def _logsync(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("logsync", seed, text, answer, working)
 
 
+# ------------------------------------------------------------------------------- commit
+COMMIT_WRITES = 200  # commits each engine run times
+#: Database settings and what each sends the drive at commit (PostgreSQL's runtime-config-wal and
+#: MySQL's InnoDB parameters pages; chapter 11, "Beyond Oracle").
+COMMIT_SETTINGS = {
+    "fdatasync": ("PostgreSQL with wal_sync_method = fdatasync (or InnoDB with "
+                  "innodb_flush_log_at_trx_commit = 1 and innodb_flush_method = fsync)",
+                  "the log write, then a flush"),
+    "open_datasync": ("PostgreSQL with wal_sync_method = open_datasync (or InnoDB with "
+                      "innodb_flush_method = O_DSYNC)", "one FUA write"),
+    "innodb2": ("InnoDB with innodb_flush_log_at_trx_commit = 2",
+                "nothing: the log goes to the operating system's cache, flushed about once a second"),
+}
+
+
+def _commit(rng: np.random.Generator, seed: int) -> Problem:
+    key = str(rng.choice(["pm9a3", "f20", "850pro", "x25e"]))
+    setting = str(rng.choice(list(COMMIT_SETTINGS)))
+    drive = DRIVES[key]
+    cfg = drive.small_config()
+    says, sees = COMMIT_SETTINGS[setting]
+    # what the durable settings wait for: the engine's own runs, one session, 4 KiB a commit
+    flushed = flushed_writes(cfg, flush_every=1, writes=COMMIT_WRITES, seed=seed).commit_latency["mean"]
+    # 512 B of redo on average: nearly every commit is one 4 KiB block, a FUA write
+    fua = redo_log(cfg, sessions=1, commits=COMMIT_WRITES, redo_bytes=512, redo_block=4096, think_us=0.0,
+                   seed=seed).commit_latency["mean"]
+    plp = drive.plp
+    ack = cfg.host.command_overhead_us + 4096 / cfg.host.link_mb_s + cfg.controller.command_us + cfg.cache_latency_us
+    text = (
+        f"A database on a {drive.name} ({'with' if plp else 'without'} power-loss protection) commits from "
+        f"one session, 4 KiB of log a commit, running {says}.\n\n"
+        "(a) What does the drive see at each commit?\n"
+        "(b) What does each commit wait for, and about how long on average?\n"
+        "(c) What can a power cut lose?"
+    )
+    wait = {"fdatasync": flushed, "open_datasync": fua, "innodb2": 0.0}[setting]
+    if setting == "innodb2":
+        b = (f"(b) Nothing on the drive: the commit returns once the log is in the operating system's cache "
+             f"(the model has no operating system: 0 us of device time). With fdatasync it would wait "
+             f"{flushed:,.0f} us, with a FUA write {fua:,.0f} us (flashlab.db.flushed_writes and redo_log).")
+        c = ("(c) About the last second of returned commits, on a power cut or an operating-system crash: "
+             "they were in the operating system's cache, not on the drive.")
+    else:
+        how = ("its DRAM, protected by capacitors, acknowledges" if plp else
+               "without capacitors, the data must reach NAND: a program (the open page padded) ends")
+        closed = (f" A FUA write on the idle drive by hand: command {cfg.host.command_overhead_us:g} us + 4096 B "
+                  f"at {cfg.host.link_mb_s:,.0f} MB/s + controller {cfg.controller.command_us:.2f} us + cache "
+                  f"{cfg.cache_latency_us:g} us = {ack:,.1f} us." if plp else "")
+        b = (f"(b) Until {how}: the engine times {wait:,.0f} us a commit ({COMMIT_WRITES} commits; "
+             f"write + flush {flushed:,.0f} us, FUA write {fua:,.0f} us).{closed}")
+        c = ("(c) No returned commit, as long as the drive honours the flush or FUA"
+             + (": the capacitors finish the programs." if plp else
+                "; a drive that ignored flushes would lose the commits still in its DRAM."))
+    working = f"(a) {sees[0].upper()}{sees[1:]}.\n" + b + "\n" + c
+    answer = dict(drive=key, setting=setting, power_loss_protection=plp, wait_us=wait, flush_us=flushed,
+                  fua_us=fua, fua_closed_us=ack if plp else math.nan)
+    return Problem("commit", seed, text, answer, working)
+
+
 # ---------------------------------------------------------------------------------- ispp
 ISPP_STEADY = 0.02  # an increment within 2% of the step counts as the steady regime
 
@@ -503,6 +601,79 @@ def _ispp(rng: np.random.Generator, seed: int) -> Problem:
                   shown=tr.vth[:shown].tolist(), n_pulses=tr.n_pulses, vth_final=float(tr.vth[-1]),
                   time_us=tr.time_us, electrons_moved=moved, last_step=float(step[shown - 1]))
     return Problem("ispp", seed, text, answer, working)
+
+
+# -------------------------------------------------------------------------------- wrap
+def _wrap_limit(rng: np.random.Generator, seed: int) -> Problem:
+    f = int(rng.integers(14, 33))
+    t_ipd = float(rng.choice([9.0, 10.0, 11.0, 12.0, 13.0]))
+    k = float(rng.choice([7.0, 9.0, 15.0, 20.0]))
+    air = float(rng.choice([0.0, 0.5, 1.0]))
+    wrapped = PlanarCell(float(f), t_ipd_nm=t_ipd, air_gap=air)
+    cells = {"wrapped": wrapped, "flat, oxide": dataclasses.replace(wrapped, gate="flat"),
+             f"flat, k = {k:g}": dataclasses.replace(wrapped, gate="flat", ipd_k=k)}
+    rows = {name: dict(c_cg_af=c.c_cg_af, c_total_af=c.c_total_af, gate_coupling=c.gate_coupling,
+                       coupling=c.coupling, electrons_tlc=c.electrons_per_state(3)) for name, c in cells.items()}
+    h, t_tox = wrapped.fg_height_nm, wrapped.t_tox_nm
+    text = (
+        f"A planar floating-gate cell at F = {f} nm: floating gates F wide and F apart along the word line, "
+        f"{h:g} nm tall, a {t_ipd:g} nm interpoly dielectric and an {t_tox:g} nm tunnel oxide. The control "
+        f"gate can wrap the floating gate's sidewalls only if the slot between two floating gates holds both "
+        f"walls' dielectric and {CG_POLY_MIN_NM:g} nm of gate. {100 * air:g}% of the space between word "
+        "lines is air (k = 1), the rest oxide (k = 3.9). Parallel plates, e0 = "
+        f"{EPS0_AF_PER_NM:.6f} aF/nm: C_CG = e0 k F (F + 2h) / t_ipd wrapped, e0 k F^2 / t_ipd flat; "
+        "C_tox = e0 3.9 F^2 / t_tox; C_FG-FG = e0 h (3.9 (1 - air) + air); C_total = C_CG + C_tox + 2 C_FG-FG.\n\n"
+        f"(a) Below what F does the wrap stop fitting? Does it fit at {f} nm?\n"
+        f"(b) The gate coupling ratio C_CG / C_total of the wrapped cell, of a flat cell with an oxide "
+        f"dielectric (k = 3.9) and of a flat cell with a high-k dielectric (k = {k:g}) of the same thickness.\n"
+        "(c) The neighbour coupling C_FG-FG / C_total and the electrons between adjacent TLC states "
+        f"({state_spacing_units(3) * VOLTS_PER_UNIT * 1e3:.0f} mV apart) of each."
+    )
+    lines = [f"(a) 2 x {t_ipd:g} + {CG_POLY_MIN_NM:g} = {wrapped.wrap_limit_nm:g} nm: the wrap "
+             + ("fits." if wrapped.wrap_fits else f"does not fit at {f} nm (the wrapped row is a cell nobody could build).")]
+    for name, r in rows.items():
+        lines.append(f"{name}: C_CG = {r['c_cg_af']:.3f} aF, C_total = {r['c_total_af']:.3f} aF; (b) ratio "
+                     f"{r['gate_coupling']:.3f}; (c) neighbour coupling {r['coupling']:.4f}, "
+                     f"{r['electrons_tlc']:.1f} electrons per TLC state")
+    lines.append("A high-k dielectric wins back the coupling ratio in proportion to k; the electrons per state "
+                 "follow C_CG, which the flat top face alone keeps small (flashlab.tech.PlanarCell, as_built).")
+    answer = dict(f=f, t_ipd=t_ipd, k=k, air=air, limit=wrapped.wrap_limit_nm, fits=wrapped.wrap_fits, rows=rows)
+    return Problem("wrap", seed, text, answer, "\n".join(lines))
+
+
+# -------------------------------------------------------------------------------- string
+def _string3d(rng: np.random.Generator, seed: int) -> Problem:
+    layers = int(rng.choice([48, 64, 96, 128, 176, 232]))
+    decks = 1 if layers <= 128 else 2
+    bits = int(rng.integers(3, 5))
+    strings = int(rng.choice([4, 6, 8]))
+    parts = int(rng.choice([1, 2, 4]))
+    v = VerticalString(Stack3D(layers, decks, bits), strings_per_block=strings, sub_blocks=parts)
+    st = v.stack
+    text = (
+        f"A 3D NAND die has {layers} word-line layers in {decks} deck{'s' if decks > 1 else ''}, each deck adding "
+        f"{st.overhead_gates} dummy and select gates to every string; {bits} bits per cell, {strings} strings per "
+        f"block, {v.page_bytes // 1024} KiB pages. In a read every gate of the string adds "
+        f"{v.r_cell_kohm:g} kOhm of polysilicon channel, and the rest of the path {v.r_fixed_kohm:g} kOhm; the "
+        f"bit line is held at {v.v_bl_v:g} V, has {v.c_bl_pf:g} pF, and the sense amplifier needs it to move "
+        f"{v.sense_margin_v:g} V.\n\n"
+        "(a) How many gates does the string pass, what current flows, and how long does one sense take?\n"
+        f"(b) How many pages and MiB does an erase block hold, and how much does one erase clear if the block is "
+        f"erased in {parts} sub-block{'s' if parts > 1 else ''} (the largest one counts)?"
+    )
+    mib = 2**20
+    working = (
+        f"(a) {layers} + {decks} x {st.overhead_gates} = {st.gates:.0f} gates; R = {v.r_fixed_kohm:g} + "
+        f"{st.gates:.0f} x {v.r_cell_kohm:g} = {v.resistance_kohm:,.0f} kOhm; I = {v.v_bl_v:g} V / R = "
+        f"{v.current_na:.2f} nA; t = C dV / I = {v.t_sense_us:.2f} us.\n"
+        f"(b) {layers} word lines x {strings} strings x {bits} bits = {v.pages_per_block:,} pages = "
+        f"{v.block_bytes / mib:.2f} MiB; one erase clears {v.erase_unit_bytes / mib:.2f} MiB "
+        f"(flashlab.tech.VerticalString)."
+    )
+    answer = dict(layers=layers, decks=decks, bits=bits, strings=strings, parts=parts, gates=st.gates,
+                  current_na=v.current_na, t_sense_us=v.t_sense_us, pages=v.pages_per_block,
+                  block_mib=v.block_bytes / mib, erase_mib=v.erase_unit_bytes / mib)
+    return Problem("string", seed, text, answer, working)
 
 
 # -------------------------------------------------------------------------------- shrink
@@ -903,15 +1074,19 @@ def _boost(rng: np.random.Generator, seed: int) -> Problem:
 TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ispp": _ispp,
     "shrink": _shrink,
+    "wrap": _wrap_limit,
     "bake": _bake,
     "nand3d": _nand3d,
+    "string": _string3d,
     "ftl": _ftl,
     "gc": _gc,
     "readpoints": _readpoints,
     "ecc": _ecc,
+    "softread": _softread,
     "cliff": _cliff,
     "flush": _flush,
     "logsync": _logsync,
+    "commit": _commit,
     "mix": _mix,
     "sweep": _sweep,
     "capacity": _capacity,

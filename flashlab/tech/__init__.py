@@ -17,6 +17,7 @@ from flashlab.tech.generations import (
 from flashlab.tech.planar import (
     VOLTS_PER_UNIT,
     NodeSweep,
+    as_built,
     PlanarCell,
     electron_counts,
     node_sweep,
@@ -42,6 +43,7 @@ from flashlab.tech.nand3d import (
     bit_cost,
     layer_sweep,
 )
+from flashlab.tech.string3d import VerticalString
 from flashlab.tech.charge_trap import (
     CHARGE_TRAP,
     ChargeTrapEffects,
@@ -58,12 +60,15 @@ __all__ = [
     "TLC_1X", "MLC_2Y", "SLC_5X", "QLC_96L", "NODES_NM",
     # planar scaling laws (planar)
     "PlanarCell", "electron_counts", "verify_overshoot", "state_spacing_units", "node_sweep", "NodeSweep", "VOLTS_PER_UNIT",
+    "as_built",
     # wafer economics (economics)
     "gross_dies_per_wafer", "poisson_yield", "cost_per_gb", "patterning_passes", "shrink_returns",
     "ShrinkReturns", "FAB_COST_USD",
     # 3D stacks (nand3d)
     "Stack3D", "bit_cost", "layer_sweep", "LayerSweep", "DensityPoint", "DENSITY_POINTS", "GENERATIONS_3D",
     "ARRAY_EFFICIENCY",
+    # the vertical string and its block (string3d)
+    "VerticalString",
     # 3D charge-trap error mechanisms (charge_trap)
     "ChargeTrapEffects", "CHARGE_TRAP", "charge_trap_distributions", "ct_worst_rber", "layer_rber",
     "layer_wear_scale", "LayerRber",

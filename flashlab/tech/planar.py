@@ -21,6 +21,20 @@ The feature size ``F`` (nm, the "node": 2X about 25 nm, 2Y about 21 nm, 1X about
   the presets use (:func:`state_spacing_units`), not from the whole window divided by
   ``2**bits - 1``: the erased state sits 176 units below the first programmed state, so an even
   split of the window overstates the spacing of every multi-level cell (TLC's by 25%).
+* **The wrap's limit** (:attr:`PlanarCell.wrap_limit_nm`). Along the word line a floating gate
+  F wide leaves a slot F wide to the next; to cover a sidewall the control gate must fill that
+  slot after the interpoly dielectric has lined both of its walls, so the wrap fits only while
+  ``F >= 2 t_ipd + CG_POLY_MIN_NM`` (30 nm for the 13 nm stack and an *assumed* 4 nm of gate
+  poly). ``gate="wrap"`` keeps the sidewalls at every node (the idealised cell the presets are
+  built on, impossible below the limit); ``gate="flat"`` is the planar cell that replaced it,
+  coupled through its top face alone: ``C_CG = e·k·F²/t_ipd`` with the interpoly dielectric's
+  relative permittivity ``ipd_k`` (a high-k dielectric wins back coupling in proportion to k;
+  IMFT's 20 nm cell, ``fudzilla2013intel3d``; imec, ``breuil2013ipd``). :func:`as_built` picks
+  the structure the limit leaves at each node.
+* **Air gaps** (``air_gap``): the share of the space between bit-line neighbours' floating gates
+  (the space between word lines) left as air (k = 1) instead of oxide (k = 3.9), in parallel:
+  ``C_FG-FG = e0·h·(3.9·(1 - a) + a)``; a full gap keeps 1/3.9 of it. An upper bound: fringing
+  through the liner and the control gate is not counted.
 * **Neighbour coupling** (floating-gate interference; Lee, Hur, Choi 2002, ``lee2002interference``):
   a victim's Vth moves by ``gamma`` times a neighbour's, ``gamma = C_FG-FG / C_total`` with
   ``C_total = C_CG + C_tox + 2·C_FG-FG``; it grows as F shrinks because C_FG-FG stays while the
@@ -48,11 +62,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from flashlab._validate import check_array, check_int, check_real, check_seed, plain_fields
+from flashlab._validate import check_array, check_choice, check_int, check_real, check_seed, plain_fields
 from flashlab.tech import _kernels
 
 Q_E = 1.602176634e-19  # elementary charge, C
-EPS_OX_AF_PER_NM = 8.8541878128e-3 * 3.9  # permittivity of SiO2, aF/nm
+K_OX = 3.9  # relative permittivity of SiO2
+EPS0_AF_PER_NM = 8.8541878128e-3  # vacuum permittivity, aF/nm
+EPS_OX_AF_PER_NM = EPS0_AF_PER_NM * K_OX  # permittivity of SiO2, aF/nm
+CG_POLY_MIN_NM = 4.0  # thinnest control-gate poly that fills the slot between floating gates, nm (assumed)
+HIGH_K_IPD = 9.0  # relative permittivity of the flat cell's interpoly dielectric (Al2O3; assumed, see as_built)
+FLAT_FG_HEIGHT_NM = 10.0  # floating-gate height of the flat cell, nm (assumed, see as_built)
 VOLTS_PER_UNIT = 0.006  # volts per normalized Vth unit (assumed, see module docstring)
 WINDOW_UNITS = 558.3  # erased mean to top programmed mean of the presets (normalized units)
 PROGRAMMED_SPAN_UNITS = 382.4  # first (TLC P1) to top programmed mean of the presets (normalized units)
@@ -69,7 +88,12 @@ class PlanarCell:
     ``window_v``: Vth window from erased to top state, volts. Defaults: see module docstring
     (``fg_height_nm`` = 23.5 nm gives 100 electrons across the window at 25 nm). ``window_v`` is the
     presets' window of 558.3 normalized units (Cai et al. 2017's scale) at an *assumed*
-    ``VOLTS_PER_UNIT`` of 6 mV per unit: 3.35 V.
+    ``VOLTS_PER_UNIT`` of 6 mV per unit: 3.35 V. ``gate``: ``"wrap"`` (the control gate covers
+    the top and both sidewalls, at every node, even below :attr:`wrap_limit_nm` where it cannot
+    fit) or ``"flat"`` (top face only); ``ipd_k``: relative permittivity of the interpoly
+    dielectric (1-50; ``t_ipd_nm`` is then its physical thickness, equal to the equivalent oxide
+    thickness at 3.9); ``air_gap``: share of the space between bit-line neighbours that is air
+    (0-1). See the module docstring.
     """
 
     feature_nm: float
@@ -77,6 +101,9 @@ class PlanarCell:
     t_ipd_nm: float = 13.0
     t_tox_nm: float = 8.0
     window_v: float = WINDOW_UNITS * VOLTS_PER_UNIT
+    gate: str = "wrap"
+    ipd_k: float = K_OX
+    air_gap: float = 0.0
 
     def __post_init__(self):
         plain_fields(self)
@@ -85,6 +112,20 @@ class PlanarCell:
         check_real("t_ipd_nm", self.t_ipd_nm, 1.0, 100.0)
         check_real("t_tox_nm", self.t_tox_nm, 1.0, 100.0)
         check_real("window_v", self.window_v, 0.1, 20.0)
+        check_choice("gate", self.gate, ("wrap", "flat"))
+        check_real("ipd_k", self.ipd_k, 1.0, 50.0)
+        check_real("air_gap", self.air_gap, 0.0, 1.0)
+
+    @property
+    def wrap_limit_nm(self) -> float:
+        """Smallest feature size at which the control gate still fits between two floating gates
+        (the slot, F wide, holds two interpoly dielectrics and ``CG_POLY_MIN_NM`` of gate), nm."""
+        return 2.0 * self.t_ipd_nm + CG_POLY_MIN_NM
+
+    @property
+    def wrap_fits(self) -> bool:
+        """Whether a wrapped control gate fits at this feature size."""
+        return self.feature_nm >= self.wrap_limit_nm
 
     @property
     def cell_area_nm2(self) -> float:
@@ -93,9 +134,11 @@ class PlanarCell:
 
     @property
     def c_cg_af(self) -> float:
-        """Control gate to floating gate capacitance, aF (top and both sidewalls)."""
+        """Control gate to floating gate capacitance, aF: the top face, and both sidewalls when
+        ``gate`` is ``"wrap"``, across ``t_ipd_nm`` of a dielectric of constant ``ipd_k``."""
         f = self.feature_nm
-        return EPS_OX_AF_PER_NM * f * (f + 2.0 * self.fg_height_nm) / self.t_ipd_nm
+        sides = 2.0 * self.fg_height_nm if self.gate == "wrap" else 0.0
+        return EPS0_AF_PER_NM * self.ipd_k * f * (f + sides) / self.t_ipd_nm
 
     @property
     def c_tox_af(self) -> float:
@@ -104,8 +147,9 @@ class PlanarCell:
 
     @property
     def c_fgfg_af(self) -> float:
-        """Floating gate to one bit-line neighbour's floating gate, aF (independent of F)."""
-        return EPS_OX_AF_PER_NM * self.fg_height_nm
+        """Floating gate to one bit-line neighbour's floating gate, aF (independent of F): oxide
+        and, for the ``air_gap`` share of the space, air, side by side."""
+        return EPS0_AF_PER_NM * self.fg_height_nm * (K_OX * (1.0 - self.air_gap) + self.air_gap)
 
     @property
     def c_total_af(self) -> float:
@@ -149,6 +193,22 @@ class PlanarCell:
         sqrt(q·step/C_CG), volts (Monzio Compagnoni et al. 2008)."""
         s = check_real("step_v", step_v, 0.0, 5.0)
         return math.sqrt(Q_E * s / (self.c_cg_af * 1e-18))
+
+
+def as_built(feature_nm: float, air_gap: float = 0.0) -> PlanarCell:
+    """The planar cell the wrap's limit leaves at ``feature_nm`` (nm): the book's wrapped cell
+    (:class:`PlanarCell` defaults) where the control gate still fits (:attr:`PlanarCell.wrap_fits`),
+    and below that the flat cell that replaced it: top-face coupling across a high-k interpoly
+    dielectric of the same 13 nm (``HIGH_K_IPD`` = 9, aluminium oxide, the high-k dielectric of
+    imec's planar cells, ``breuil2013ipd``; IMFT published no constant for its 20 nm cell,
+    ``fudzilla2013intel3d``) on a floating gate only ``FLAT_FG_HEIGHT_NM`` = 10 nm tall (a flat
+    cell needs no sidewall to couple through, so its gate was thinned; imec showed 5 nm,
+    ``wellekens2011hybrid``). Both the constant and the height are *assumed*. ``air_gap`` as in
+    :class:`PlanarCell`."""
+    wrapped = PlanarCell(feature_nm, air_gap=air_gap)
+    if wrapped.wrap_fits:
+        return wrapped
+    return replace(wrapped, gate="flat", ipd_k=HIGH_K_IPD, fg_height_nm=FLAT_FG_HEIGHT_NM)
 
 
 def state_spacing_units(bits: int) -> float:
@@ -237,8 +297,9 @@ def verify_overshoot(step_electrons: float, n_cells: int, seed: int) -> np.ndarr
 @dataclass
 class NodeSweep:
     """Planar cell quantities over feature sizes ``feature_nm`` (nm, as given), one entry each:
-    ``cell_area_nm2``, ``c_cg_af``/``c_tox_af``/``c_fgfg_af`` (aF), ``coupling`` (gamma),
-    ``electrons_per_volt``, ``electrons_per_state`` (for ``bits``), ``rtn_sigma_mv``."""
+    ``cell_area_nm2``, ``c_cg_af``/``c_tox_af``/``c_fgfg_af`` (aF), ``gate_coupling`` (alpha_G),
+    ``coupling`` (gamma), ``electrons_per_volt``, ``electrons_per_state`` (for ``bits``),
+    ``rtn_sigma_mv``, ``wrap_fits`` (bool)."""
 
     bits: int
     feature_nm: np.ndarray
@@ -246,28 +307,35 @@ class NodeSweep:
     c_cg_af: np.ndarray
     c_tox_af: np.ndarray
     c_fgfg_af: np.ndarray
+    gate_coupling: np.ndarray
     coupling: np.ndarray
     electrons_per_volt: np.ndarray
     electrons_per_state: np.ndarray
     rtn_sigma_mv: np.ndarray
+    wrap_fits: np.ndarray
 
 
-def node_sweep(feature_nm, bits: int = 2, cell: PlanarCell | None = None) -> NodeSweep:
+def node_sweep(feature_nm, bits: int = 2, cell: PlanarCell | str | None = None) -> NodeSweep:
     """Evaluate :class:`PlanarCell` (``cell``'s geometry, default :class:`PlanarCell` defaults) at
-    each feature size in ``feature_nm`` (nm, 5-250)."""
+    each feature size in ``feature_nm`` (nm, 5-250); ``cell="as built"`` takes :func:`as_built`'s
+    cell at each node instead."""
     nodes = check_array("feature_nm", feature_nm, 5.0, 250.0)
     b = check_int("bits", bits, 1, 4)
-    base = cell if cell is not None else PlanarCell(25.0)
-    if not isinstance(base, PlanarCell):
-        raise ValueError(f"cell must be a PlanarCell; got {cell!r} ({type(cell).__name__})")
-    cells = [replace(base, feature_nm=float(f)) for f in nodes]
+    if isinstance(cell, str) and cell == "as built":
+        cells = [as_built(float(f)) for f in nodes]
+    else:
+        base = cell if cell is not None else PlanarCell(25.0)
+        if not isinstance(base, PlanarCell):
+            raise ValueError(f"cell must be a PlanarCell or 'as built'; got {cell!r} ({type(cell).__name__})")
+        cells = [replace(base, feature_nm=float(f)) for f in nodes]
 
     def col(fn):
         return np.array([fn(c) for c in cells])
 
     return NodeSweep(
         b, nodes, col(lambda c: c.cell_area_nm2), col(lambda c: c.c_cg_af), col(lambda c: c.c_tox_af),
-        col(lambda c: c.c_fgfg_af), col(lambda c: c.coupling), col(lambda c: c.electrons_per_volt),
-        col(lambda c: c.electrons_per_state(b)), col(lambda c: 1e3 * c.rtn_sigma_v),
+        col(lambda c: c.c_fgfg_af), col(lambda c: c.gate_coupling), col(lambda c: c.coupling),
+        col(lambda c: c.electrons_per_volt), col(lambda c: c.electrons_per_state(b)),
+        col(lambda c: 1e3 * c.rtn_sigma_v), col(lambda c: c.wrap_fits),
     )
 

@@ -17,9 +17,10 @@ from bokeh.models import ColumnDataSource, Div, FixedTicker, LegendItem
 from .._validate import check_instance, check_int
 from ..cell.calibration import CAI2017_TOLERANCE_UNITS, cai2017_comparison
 from ..cell.distributions import vth_distributions
-from ..cell.ecc import (UBER_CLIENT, EccCode, correctable_rber, endurance_pe_cycles, gentle_programming,
-                        program_endurance_trade, uber)
+from ..cell.ecc import (UBER_CLIENT, EccCode, codeword_failure_probability, correctable_rber, endurance_pe_cycles,
+                        gentle_programming, program_endurance_trade, soft_read_latency_us, uber)
 from ..cell.errors import default_read_refs, optimal_read_refs, rber_analytic
+from ..cell.ldpc import FerCurve, LdpcCode, fer_curve
 from ..cell.levels import program_times, read_latency_us
 from ..presets import MLC_2YNM, PRESETS, TLC_1XNM, Technology
 from .explorable import Control, Explorable, StaticExplorable
@@ -535,6 +536,105 @@ def ecc_strength(tech: Technology = TLC_1XNM, t_values=(8, 16, 24, 40, 60, 80, 1
     return Explorable(compute, figure, [
         Control("t", f"Bits corrected per {codeword_bytes} B codeword (t)", tuple(t_values), 40,
                 live_values=tuple(range(4, 161, 4))),
+    ])
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 3: soft reads for LDPC, what they buy and what they cost
+# --------------------------------------------------------------------------------------------
+
+#: Soft senses per read point of the soft-decoding explorable: hard, then the two fallbacks.
+SOFT_STEPS = (0, 2, 6)
+#: Lowest frame error rate drawn (200 frames resolve 1 in 200).
+FER_FLOOR = 1e-3
+
+
+def soft_read_curves(code: LdpcCode | None = None, frames: int = 200, seed: int = 1) -> dict[int, FerCurve]:
+    """The LDPC frame error rate against RBER for each of :data:`SOFT_STEPS` (several seconds: the
+    decoder runs ``frames`` frames at up to seven RBERs per curve, from where it starts to fail to
+    where every frame fails)."""
+    code = LdpcCode() if code is None else check_instance("code", code, LdpcCode)
+    grids = {0: (2e-3, 1.6e-2), 2: (7e-3, 2.8e-2), 6: (9e-3, 3.6e-2)}
+    return {k: fer_curve(code, k, np.geomspace(*grids[k], 7), frames, seed) for k in SOFT_STEPS}
+
+
+def soft_decoding(curves: dict | None = None, tech: Technology = TLC_1XNM, retention_days: float = 365.0,
+                  pe_values=tuple(range(0, 3001, 250))) -> Explorable:
+    """Wear a block and read it hard first, falling back to 2 and then 6 soft senses when the
+    LDPC decoder fails: the frame error rate of each step at the worst page's RBER and the mean
+    read latency it costs. ``curves``: :func:`soft_read_curves` (computed if not given; the
+    Monte Carlo runs once, the slider only interpolates)."""
+    curves = soft_read_curves() if curves is None else curves
+    if set(curves) != set(SOFT_STEPS) or not all(isinstance(c, FerCurve) for c in curves.values()):
+        raise ValueError(f"curves must map soft senses {SOFT_STEPS} to FerCurve results (soft_read_curves)")
+    bch = LdpcCode().same_overhead_bch()
+    # mean over page types of the read at 1, 3 and 7 sensing levels per read point
+    lat = {k: float(soft_read_latency_us(tech.timing, k + 1).mean()) for k in SOFT_STEPS}
+    rber_axis = np.geomspace(1e-3, 3e-2, 80)
+    pe_curve = np.linspace(0.0, max(pe_values), 61)
+
+    def worst(pe):
+        return _worst_retry(tech.vth, pe, retention_days)
+
+    def steps(rber):
+        # a frame the soft read cannot decode fails the hard read too (the tests check it), so the
+        # share of reads that reach each fallback is the previous step's frame error rate
+        fer = {k: float(curves[k].fer_at(rber)[0]) for k in SOFT_STEPS}
+        return fer, lat[0] + fer[0] * lat[2] + fer[2] * lat[6]
+
+    mean_curve = np.array([steps(worst(c))[1] for c in pe_curve])
+
+    def compute(pe):
+        rber = worst(pe)
+        fer, mean = steps(rber)
+        lost = fer[6]
+        return {
+            "now": {"x": [rber, rber], "y": [FER_FLOOR, 1.0]},
+            "here": {"pe": [pe], "latency": [mean]},
+            "summary": summary_html(
+                f"After <b>{pe:,.0f} P/E cycles</b> and {retention_days:g} days the worst page's RBER is "
+                f"<b>{rber:.1e}</b>. The hard read ({lat[0]:.0f} &micro;s) fails to decode "
+                f"<b>{100 * fer[0]:.1f}%</b> of frames, which are read again with 2 soft senses ({lat[2]:.0f} "
+                f"&micro;s); {100 * fer[2]:.1f}% of all frames fail that too and take a read with 6 ({lat[6]:.0f} "
+                f"&micro;s), and {100 * lost:.1f}% fail even then. Mean read latency, hard first and soft on "
+                f"failure: <b>{mean:.0f} &micro;s</b>. (Frame error rates from "
+                f"{curves[0].frames} simulated frames per point, interpolated.)"
+            ),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("now", "here")}
+        p1 = new_figure("LDPC frame error rate by soft senses", "raw bit error rate (RBER)",
+                        "frame error rate (FER)", height=300, x_axis_type="log", y_axis_type="log",
+                        x_range=(1e-3, 3e-2), y_range=(FER_FLOOR, 1.0),
+                        tooltips=[("RBER", "@rber{0.0e}"), ("FER", "@fer{0.000}")])
+        for k, colour, marker in zip(SOFT_STEPS, (PALETTE[0], PALETTE[1], PALETTE[2]), ("circle", "square", "triangle")):
+            c = curves[k]
+            cols = {"rber": c.rber, "fer": np.where(c.fer > 0.0, c.fer, np.nan)}
+            label = "hard read" if k == 0 else f"{k} soft senses"
+            p1.line("rber", "fer", source=ColumnDataSource(cols), color=colour, line_width=2, legend_label=label)
+            p1.scatter("rber", "fer", source=ColumnDataSource(cols), color=colour, size=7, marker=marker,
+                       legend_label=label)
+        bch_fer = codeword_failure_probability(rber_axis, bch.n_bits, bch.t)
+        p1.line(rber_axis, np.where(bch_fer >= FER_FLOOR, bch_fer, np.nan), color=ERASED, line_width=2,
+                line_dash="dashed", legend_label=f"BCH t={bch.t}, same parity")
+        p1.line("x", "y", source=src["now"], color=REFERENCE, line_width=2, line_dash="dotdash",
+                legend_label="worst page now")
+        legend_below(p1, 3, **CELL_LEGEND)
+        p2 = new_figure(f"Mean read latency after {retention_days:g} days", "P/E cycles", "mean read latency (µs)",
+                        height=260, x_range=(0, pe_curve[-1]),
+                        tooltips=[("P/E", "@pe{0,0}"), ("latency (µs)", "@latency{0}")])
+        p2.line(pe_curve, mean_curve, color=PROGRAMMED, line_width=2, legend_label="hard first, soft on failure")
+        p2.line(pe_curve[[0, -1]], [lat[6], lat[6]], color=ERASED, line_width=1.5, line_dash="dashed",
+                legend_label="one read with 6 soft senses")
+        p2.scatter("pe", "latency", source=src["here"], color=HIGHLIGHT, size=14, marker="diamond",
+                   legend_label="this block")
+        legend_below(p2, 3, **CELL_LEGEND)
+        return summary_column(data, p1, p2, targets=src)
+
+    return Explorable(compute, figure, [
+        Control("pe", "P/E cycles the block has seen", tuple(pe_values), 1500,
+                live_values=tuple(range(0, int(max(pe_values)) + 1, 50)), fmt="{:,.0f}"),
     ])
 
 

@@ -16,7 +16,8 @@ from bokeh.models import ColumnDataSource
 from ..cell.distributions import vth_distributions
 from ..cell.ecc import UBER_CLIENT, correctable_rber
 from ..tech import (DENSITY_POINTS, GENERATIONS_3D, MLC_2Y, QLC_96L, SLC_5X, TLC_1X, VOLTS_PER_UNIT, PlanarCell, Stack3D,
-                    cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns, shrink_sweep)
+                    VerticalString, as_built, cell_model, ct_worst_rber, layer_rber, layer_sweep, shrink_returns,
+                    shrink_sweep)
 from .explorable import Control, Explorable, StaticExplorable
 from .levels import CELL_LEGEND, FLOOR, VTH_LABEL, _density_columns, _state_color
 from .style import (
@@ -329,4 +330,156 @@ def rtn_tails(pe_values=(0.0, 1000.0)) -> Explorable:
         Control("node", "Feature size F (nm)", RTN_NODES, 19.0, fmt="{:g} nm"),
         Control("pe", "P/E cycles", tuple(pe_values), 0.0, live_values=(0.0, 300.0, 1000.0, 3000.0),
                 fmt="{:,.0f}"),
+    ])
+
+
+#: Nodes of the end-of-planar explorable, nm (large to small): either side of the wrap's limit
+#: and the last planar nodes shipped (16 and 15 nm).
+END_NODES = (50.0, 40.0, 35.0, 30.0, 25.0, 21.0, 20.0, 19.0, 16.0, 15.0, 14.0)
+#: Air-gap shares of the space between word lines (0: all oxide, 1: all air).
+AIR_GAPS = (0.0, 0.5, 1.0)
+
+
+def planar_end(nodes=END_NODES, air_gaps=AIR_GAPS) -> Explorable:
+    """Slide the planar node and the air gap: the gate coupling ratio of the wrapped cell, of a
+    flat cell with oxide and of the cell as built (:func:`flashlab.tech.as_built`: the wrap where
+    it fits, the flat high-k cell below its limit) (top); the neighbour coupling of the wrapped
+    and the as-built cell with this air gap (middle); TLC electrons between states (bottom)."""
+    grid = np.asarray(nodes, float)
+    limit = PlanarCell(25.0).wrap_limit_nm
+
+    def cells(f, gap):
+        return {"wrap": PlanarCell(f, air_gap=gap), "flat": PlanarCell(f, gate="flat", air_gap=gap),
+                "built": as_built(f, gap)}
+
+    def compute(node, air_gap):
+        rows = [cells(float(f), air_gap) for f in grid]
+        col = {f"{k}_{q}": np.array([getattr(r[k], q) for r in rows]) for k in ("wrap", "flat", "built")
+               for q in ("gate_coupling", "coupling")}
+        col.update({f"{k}_e3": np.array([r[k].electrons_per_state(3) for r in rows]) for k in ("wrap", "built")})
+        col["g100_wrap"], col["g100_built"] = 100.0 * col["wrap_coupling"], 100.0 * col["built_coupling"]
+        sweep = {"node": grid, **col}
+        i = int(np.argmin(np.abs(grid - node)))
+        c = cells(float(node), air_gap)
+        b = c["built"]
+        kind = ("the wrapped cell (the control gate still fits between the floating gates)" if b.gate == "wrap"
+                else f"a flat cell with a high-k dielectric (k = {b.ipd_k:g}): the wrap needs {limit:g} nm")
+        text = (
+            f"<b>{node:g} nm</b>, {100 * air_gap:g}% of the space between word lines air. As built: {kind}. "
+            f"Gate coupling ratio <b>{b.gate_coupling:.2f}</b> (wrapped {c['wrap'].gate_coupling:.2f}, "
+            f"flat with oxide {c['flat'].gate_coupling:.2f}); neighbour coupling <b>&gamma; = {b.coupling:.3f}</b> "
+            f"(wrapped {c['wrap'].coupling:.3f}); <b>{b.electrons_per_state(3):.1f} electrons</b> between "
+            f"adjacent TLC states (wrapped {c['wrap'].electrons_per_state(3):.1f})."
+        )
+        return {"sweep": sweep, "now": {k: np.array([v[i]]) for k, v in sweep.items()},
+                "summary": summary_html(text)}
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("sweep", "now")}
+        xr = (max(nodes) * 1.05, min(nodes) * 0.95)
+        p0 = new_figure("Gate coupling ratio C_CG / C_total", "feature size F (nm)", "gate coupling ratio",
+                        height=270, x_axis_type="log", x_range=xr, y_range=(0.0, 0.7),
+                        tooltips=[("F", "@node nm"), ("wrapped", "@wrap_gate_coupling{0.00}"),
+                                  ("flat, oxide", "@flat_gate_coupling{0.00}"), ("as built", "@built_gate_coupling{0.00}")])
+        p0.line("node", "wrap_gate_coupling", source=src["sweep"], color=PALETTE[7], line_width=2, line_dash="dashed",
+                legend_label="wrapped at every node")
+        p0.line("node", "flat_gate_coupling", source=src["sweep"], color=PALETTE[3], line_width=2, line_dash="dotted",
+                legend_label="flat, oxide dielectric")
+        p0.line("node", "built_gate_coupling", source=src["sweep"], color=PALETTE[0], line_width=3,
+                legend_label="as built (flat high-k below the limit)")
+        p0.scatter("node", "built_gate_coupling", source=src["now"], color=PALETTE[0], size=11, line_color="black")
+        p0.line([limit, limit], [0.0, 0.7], color="gray", line_dash="dotdash", legend_label="the wrap's limit")
+        legend_below(p0, 2, **CELL_LEGEND)
+        p1 = new_figure("Neighbour coupling (floating-gate interference)", "feature size F (nm)", "100 x gamma",
+                        height=250, x_axis_type="log", x_range=xr, y_range=(0.0, 18.0),
+                        tooltips=[("F", "@node nm"), ("wrapped", "@g100_wrap{0.0}"), ("as built", "@g100_built{0.0}")])
+        p1.line("node", "g100_wrap", source=src["sweep"], color=PALETTE[7], line_width=2, line_dash="dashed",
+                legend_label="wrapped at every node")
+        p1.line("node", "g100_built", source=src["sweep"], color=PALETTE[0], line_width=3, legend_label="as built")
+        p1.scatter("node", "g100_built", source=src["now"], color=PALETTE[0], size=11, line_color="black")
+        legend_below(p1, 2, **CELL_LEGEND)
+        p2 = new_figure("Electrons between adjacent TLC states", "feature size F (nm)", "electrons per state",
+                        height=250, x_axis_type="log", x_range=xr, y_range=(0.0, 40.0),
+                        tooltips=[("F", "@node nm"), ("wrapped", "@wrap_e3{0.0}"), ("as built", "@built_e3{0.0}")])
+        p2.line("node", "wrap_e3", source=src["sweep"], color=PALETTE[7], line_width=2, line_dash="dashed",
+                legend_label="wrapped at every node")
+        p2.line("node", "built_e3", source=src["sweep"], color=PALETTE[0], line_width=3, legend_label="as built")
+        p2.scatter("node", "built_e3", source=src["now"], color=PALETTE[0], size=11, line_color="black")
+        legend_below(p2, 2, **CELL_LEGEND)
+        for p in (p0, p1, p2):
+            _node_axis(p, nodes)
+        return summary_column(data, p0, p1, p2, targets=src)
+
+    return Explorable(compute, figure, [
+        Control("node", "Feature size F (nm)", tuple(nodes), 16.0, fmt="{:g} nm"),
+        Control("air_gap", "Share of the space between word lines that is air", tuple(air_gaps), 0.0,
+                live_values=tuple(np.round(np.linspace(0.0, 1.0, 11), 2)), fmt="{:.0%}"),
+    ])
+
+
+#: Layer counts of the string explorable's curves (decks as :func:`decks_for`).
+STRING_LAYERS = tuple(range(24, 401, 8))
+
+
+def decks_for(layers: int) -> int:
+    """Decks a stack of ``layers`` active layers is etched in here: one per 128 layers or part
+    (Samsung's single deck reached 128 layers, ``techinsights2020vnand``; rivals split earlier)."""
+    return -(-int(layers) // 128)
+
+
+def string_3d(layer_values=(32, 64, 96, 128, 176, 232, 321), sub_block_values=(1, 2, 4)) -> Explorable:
+    """Add layers: the string current and the time it takes to sense a bit line (top), and the
+    erase block and the erase unit with sub-block erase (bottom), for TLC strings of
+    :class:`flashlab.tech.VerticalString` (4 strings per block, 16 KiB pages)."""
+    grid = np.array(STRING_LAYERS)
+
+    def string(layers, sub_blocks=1):
+        return VerticalString(Stack3D(int(layers), decks_for(layers)), sub_blocks=sub_blocks)
+
+    def compute(layers, sub_blocks):
+        curve = [string(n) for n in grid]
+        now = string(layers, sub_blocks)
+        mib = 2.0**20
+        text = (
+            f"<b>{layers} layers</b> ({now.stack.decks} deck{'s' if now.stack.decks > 1 else ''}, {now.stack.gates:.0f} "
+            f"gates in the string): string current <b>{now.current_na:.1f} nA</b>, <b>{now.t_sense_us:.1f} &micro;s</b> to "
+            f"sense the bit line; a block of {now.pages_per_block:,} pages, <b>{now.block_bytes / mib:.1f} MiB</b>, erased "
+            f"in {sub_blocks} part{'s' if sub_blocks > 1 else ''} of <b>{now.erase_unit_bytes / mib:.1f} MiB</b>."
+        )
+        return {
+            "curve": {"layers": grid, "current": np.array([c.current_na for c in curve]),
+                      "sense": np.array([c.t_sense_us for c in curve]),
+                      "block": np.array([c.block_bytes / mib for c in curve]),
+                      "unit": np.array([c.block_bytes / mib / sub_blocks for c in curve])},
+            "now": {"layers": np.array([layers]), "current": np.array([now.current_na]),
+                    "sense": np.array([now.t_sense_us]), "block": np.array([now.block_bytes / mib]),
+                    "unit": np.array([now.erase_unit_bytes / mib])},
+            "summary": summary_html(text),
+        }
+
+    def figure(data):
+        src = {k: ColumnDataSource(data[k]) for k in ("curve", "now")}
+        p1 = new_figure("String current and bit-line sense time", "active layers", "nA / microseconds",
+                        height=280, x_range=(0, 410), y_range=(0, 60),
+                        tooltips=[("layers", "@layers"), ("current", "@current{0.0} nA"), ("sense", "@sense{0.0} us")])
+        p1.line("layers", "current", source=src["curve"], color=PALETTE[0], line_width=2,
+                legend_label="string current (nA)")
+        p1.line("layers", "sense", source=src["curve"], color=PALETTE[3], line_width=2, line_dash="dashed",
+                legend_label="time to sense (us)")
+        p1.scatter("layers", "current", source=src["now"], color=PALETTE[0], size=11, line_color="black")
+        p1.scatter("layers", "sense", source=src["now"], color=PALETTE[3], size=11, line_color="black", marker="square")
+        legend_below(p1, 2, **CELL_LEGEND)
+        p2 = new_figure("Erase block and erase unit (TLC, 4 strings, 16 KiB pages)", "active layers", "MiB",
+                        height=260, x_range=(0, 410), y_range=(0, 80),
+                        tooltips=[("layers", "@layers"), ("block", "@block{0.0} MiB"), ("erase unit", "@unit{0.0} MiB")])
+        p2.line("layers", "block", source=src["curve"], color=PALETTE[7], line_width=2, legend_label="block")
+        p2.line("layers", "unit", source=src["curve"], color=PALETTE[2], line_width=3, line_dash="dotted",
+                legend_label="erase unit (sub-blocks)")
+        p2.scatter("layers", "unit", source=src["now"], color=PALETTE[2], size=11, line_color="black")
+        legend_below(p2, 2, **CELL_LEGEND)
+        return summary_column(data, p1, p2, targets=src)
+
+    return Explorable(compute, figure, [
+        Control("layers", "Active layers", tuple(layer_values), 128, live_values=STRING_LAYERS, fmt="{}"),
+        Control("sub_blocks", "Sub-blocks per block", tuple(sub_block_values), 1, fmt="{}"),
     ])
