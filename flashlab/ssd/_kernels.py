@@ -62,6 +62,9 @@ and the kernels take fewer arrays (each is bound again at every inlined helper: 
               that have them, :mod:`flashlab.ssd.frontend`): the links' and cores' "free at"
               times, the commands admitted, and two rings (into the back end; a read's data out
               to the host). Its commands wait in the host in a third waiting FIFO, ``W_FRONT``.
+``Slc``       per device, its static SLC cache (drives that have one, :mod:`flashlab.ssd.slc`):
+              the cache's superblocks (out of the FTL's pool, state ``B_SLC``) as a ring of
+              blocks in use, free and being folded; host slots written and fold copies.
 
 Programs of several NAND pages (``Devices.slots`` slots): with one-shot programming a unit
 programs a word line's pages (one of each type) at once, and with multi-plane operations a unit
@@ -156,6 +159,14 @@ Life of one GC job (flash device):
    ``_dispatch`` also starts a job when a host write finds the write gate shut with no job
    running (a write larger than the watermarks' free space); a member pulled into synchronised
    GC collects only if it has stale pages (``_stale``).
+
+A fold job (a drive with an SLC cache, ``Jobs.fold``): host writes take the cache's slots while
+it has one free (``_map_host_write``: page type ``SLC_TYPE``, the SLC program time); when the
+device is idle (``_idle``: nothing inside it or waiting; checked in each dispatch round), and no
+job runs, ``_start_fold`` takes the oldest cache block whose programs have all ended (padding an
+open block's partly filled program first) and relocates its valid slots like a GC victim
+(``_relocate``, steps 2-4 below, fold copies counted apart); its erase returns the block to the
+cache. The fold starts the moment the device is idle: there is no idle timer.
 
 Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
 done (far more than any progress needs): a model defect is an error naming a member, never a
