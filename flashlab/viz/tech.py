@@ -390,22 +390,22 @@ def planar_end(nodes=END_NODES, air_gaps=AIR_GAPS) -> Explorable:
         p0.scatter("node", "built_gate_coupling", source=src["now"], color=PALETTE[0], size=11, line_color="black")
         p0.line([limit, limit], [0.0, 0.7], color="gray", line_dash="dotdash", legend_label="the wrap's limit")
         legend_below(p0, 2, **CELL_LEGEND)
-        p1 = new_figure("Neighbour coupling (floating-gate interference)", "feature size F (nm)", "100 x gamma",
-                        height=250, x_axis_type="log", x_range=xr, y_range=(0.0, 18.0),
-                        tooltips=[("F", "@node nm"), ("wrapped", "@g100_wrap{0.0}"), ("as built", "@g100_built{0.0}")])
-        p1.line("node", "g100_wrap", source=src["sweep"], color=PALETTE[7], line_width=2, line_dash="dashed",
-                legend_label="wrapped at every node")
-        p1.line("node", "g100_built", source=src["sweep"], color=PALETTE[0], line_width=3, legend_label="as built")
-        p1.scatter("node", "g100_built", source=src["now"], color=PALETTE[0], size=11, line_color="black")
-        legend_below(p1, 2, **CELL_LEGEND)
-        p2 = new_figure("Electrons between adjacent TLC states", "feature size F (nm)", "electrons per state",
-                        height=250, x_axis_type="log", x_range=xr, y_range=(0.0, 40.0),
-                        tooltips=[("F", "@node nm"), ("wrapped", "@wrap_e3{0.0}"), ("as built", "@built_e3{0.0}")])
-        p2.line("node", "wrap_e3", source=src["sweep"], color=PALETTE[7], line_width=2, line_dash="dashed",
-                legend_label="wrapped at every node")
-        p2.line("node", "built_e3", source=src["sweep"], color=PALETTE[0], line_width=3, legend_label="as built")
-        p2.scatter("node", "built_e3", source=src["now"], color=PALETTE[0], size=11, line_color="black")
-        legend_below(p2, 2, **CELL_LEGEND)
+        def wrapped_and_built(title, y_label, y_range, wrap, built, fmt):
+            """A figure of one quantity against F: the wrapped cell at every node, and as built."""
+            p = new_figure(title, "feature size F (nm)", y_label, height=250, x_axis_type="log", x_range=xr,
+                           y_range=y_range,
+                           tooltips=[("F", "@node nm"), ("wrapped", f"@{wrap}{{{fmt}}}"), ("as built", f"@{built}{{{fmt}}}")])
+            p.line("node", wrap, source=src["sweep"], color=PALETTE[7], line_width=2, line_dash="dashed",
+                   legend_label="wrapped at every node")
+            p.line("node", built, source=src["sweep"], color=PALETTE[0], line_width=3, legend_label="as built")
+            p.scatter("node", built, source=src["now"], color=PALETTE[0], size=11, line_color="black")
+            legend_below(p, 2, **CELL_LEGEND)
+            return p
+
+        p1 = wrapped_and_built("Neighbour coupling (floating-gate interference)", "100 x gamma", (0.0, 18.0),
+                               "g100_wrap", "g100_built", "0.0")
+        p2 = wrapped_and_built("Electrons between adjacent TLC states", "electrons per state", (0.0, 40.0),
+                               "wrap_e3", "built_e3", "0.0")
         for p in (p0, p1, p2):
             _node_axis(p, nodes)
         return summary_column(data, p0, p1, p2, targets=src)
