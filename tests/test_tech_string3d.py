@@ -35,6 +35,9 @@ def test_the_parts_blocks_come_from_their_strings():
     assert SAMSUNG_V6_TLC.pages_per_block == 128 * 4 * 3
     assert SAMSUNG_V6_TLC.pages_per_block * SAMSUNG_V6_TLC.page_bytes == 24 * 2**20
     assert INTEL_QLC_64L.pages_per_block == 64 * 4 * 4
+    # the parts state them as numbers, so that importing the drives layer imports no technology model
+    assert SAMSUNG_V6_TLC.pages_per_block == VerticalString(Stack3D(128, bits=3), strings_per_block=4).pages_per_block
+    assert INTEL_QLC_64L.pages_per_block == VerticalString(Stack3D(64, 2, bits=4), strings_per_block=4).pages_per_block
 
 
 def test_sub_blocks_divide_the_erase_unit():

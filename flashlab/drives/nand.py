@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 from flashlab._validate import check_bool, check_int, check_real, check_text, quote
 from flashlab.device.timing import MAX_BITS, NandTiming
-from flashlab.tech.nand3d import Stack3D
-from flashlab.tech.string3d import VerticalString
 
 CELLS = {1: "SLC", 2: "MLC", 3: "TLC", 4: "QLC"}
 
@@ -139,7 +137,7 @@ SAMSUNG_VNAND_MLC_32L = NandPart(
 #: Samsung V6, 128-layer TLC, 512 Gb (ISSCC 2019 via tallis2021isscc): 2 planes, tR 45 us,
 #: 82 MB/s program throughput per die, 1.2 Gb/s interface. A 16 KiB page (the size SK hynix
 #: publishes for its 300-layer die) and a block of 128 layers x 4 strings x 3 bits = 1,536 pages
-#: (the structure Kioxia's published 24 MB block implies for 128 layers; :class:`VerticalString`
+#: (the structure Kioxia's published 24 MB block implies for 128 layers; ``flashlab.tech.VerticalString``
 #: computes it from the stack) are assumptions; tBERS is
 #: the engine's TLC preset (SimpleSSD via FEMU, 3 ms), as no 3D erase time is published. Samsung's
 #: press figure, "write below 450 us" per page (hexus2019v6), matches the per-page equivalent of
@@ -148,7 +146,7 @@ SAMSUNG_VNAND_MLC_32L = NandPart(
 #: (:mod:`flashlab.drives.endurance`: 7,994, rounded), so the 980 PRO's 600 TBW is a prediction.
 SAMSUNG_V6_TLC = NandPart(
     name="Samsung V6 128-layer TLC 512 Gb", bits_per_cell=3, die_bits=512 * 2**30, page_bytes=16384,
-    pages_per_block=VerticalString(Stack3D(128, bits=3), strings_per_block=4).pages_per_block, planes=2,
+    pages_per_block=1536, planes=2,  # 128 word lines x 4 strings x 3 bits (flashlab.tech.VerticalString)
     t_read_us=(45.0, 45.0, 45.0),
     t_prog_us=(one_shot_prog_us(2, 16384, 82.0),) * 3, t_erase_us=3000.0, io_mb_s=1200.0, pe_cycles=8000, one_shot=True,
     source="tallis2021isscc (ISSCC 2019: tR, throughput, planes, I/O), hexus2019v6 (press timing); cycles set "
@@ -162,7 +160,7 @@ SAMSUNG_V6_TLC = NandPart(
 #: 64 layers x 4 strings x 4 bits = 1,024 pages and a 533 MT/s interface are assumptions.
 INTEL_QLC_64L = NandPart(
     name="Intel/Micron 64-layer QLC 1 Tb", bits_per_cell=4, die_bits=2**40, page_bytes=16384,
-    pages_per_block=VerticalString(Stack3D(64, 2, bits=4), strings_per_block=4).pages_per_block, planes=4,
+    pages_per_block=1024, planes=4,  # 64 word lines x 4 strings x 4 bits (flashlab.tech.VerticalString)
     t_read_us=(47.9, 76.2, 134.6, 228.1),
     t_prog_us=(one_shot_prog_us(4, 16384, 12.0),) * 4, t_erase_us=6340.0, io_mb_s=533.0, pe_cycles=1000, one_shot=True,
     source="isscc2018qlc (Samsung's 64-layer QLC at ISSCC 2018: throughput, a stand-in), chen2022paca (tR, "
