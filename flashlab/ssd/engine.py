@@ -59,8 +59,8 @@ def _packed(record):
     structured array has one field per array, and the record's arrays become views of its
     fields, so that Python reads and writes them as before while the kernels receive one array.
     A kernel line reads the same (``dev.qd[d]`` is field ``qd`` of row ``d``). Why: numba passes
-    every array of the Engine to each kernel taking it and binds it again at each inlined
-    helper, and the compile time grew with their number (a two-line kernel taking the Engine
+    every array of the Engine to each kernel taking it as arguments of their own, and the compile
+    time grew with their number (a two-line kernel taking the Engine
     compiled in 3.3 s CPU with 161 arrays, 0.5 s with 51). Only the per-device records are
     packed: packing the units', requests' and host I/Os' records as well compiled faster still
     but ran GC and host reads ~30% slower per event (``benchmarks/bench_engine.py``): a scan
