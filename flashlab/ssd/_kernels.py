@@ -16,7 +16,7 @@ State (every record a NamedTuple of NumPy arrays, built by :mod:`flashlab.ssd.en
 allocate nothing and run without numba's runtime, ``_nrt=False``). The per-device records
 (``Devices``, ``Disks``) and ``Groups`` reach the kernels as one NumPy structured array each, a
 field per array (``engine._packed``): ``dev.qd[d]`` reads field ``qd`` of row ``d`` either way,
-and the kernels take fewer arrays (a call passes each as its own arguments: compile time).
+and the kernels take fewer arrays (each is bound again at every inlined helper: compile time).
 
 ``Devices``   per device ``d``: parameters (geometry, timing, policies) and host-side state
               (requests inside, the waiting-request FIFOs, foreground GC state, errors).
@@ -178,9 +178,7 @@ numba loop that Ctrl-C cannot stop.
 4. Unit event of the last erase: the FTL erases the victim, the job ends, the group's slot is
    freed and ``_update_gc`` may start the next job on this or another device of the group.
 
-Every function is ``@njit(cache=True)`` without a signature (importing compiles nothing); the
-helpers are ordinary numba functions called by the kernels (``_callee``, below: no numba-level
-inlining, which made the cold compile minutes long; a new helper follows the note there).
+Every function is ``@njit(cache=True)`` without a signature (importing compiles nothing).
 The number of devices and their mix (flash drives, disks, FIXED servers) is data: the state's types do not
 depend on it, so one compilation serves every run.
 """
@@ -200,25 +198,36 @@ from flashlab import _heap as H
 from flashlab.ftl import _kernels as F
 
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
-# Every helper of the event path is an ordinary numba function called by kernels, compiled once
-# for its one signature (no numba-level inlining, no CPython or C-callable wrapper: called from
-# Python it crashes). Numba's inline="always" re-ran type inference on a helper's body at each
-# of its call sites, nested (a helper inlined into one inlined into another...): most of the
-# drive engine's cold compile (219 s CPU with it, 78 s without, benchmarks/bench_compile.py).
-# LLVM inlines the calls itself where its cost model says so (a call taking a record passes its
-# arrays as separate arguments, which that model counts in favour of inlining). A new helper
-# takes this decorator, the records it reads (not the Engine, unless it calls a helper that
-# needs the whole Engine), and no Python int or bool argument (below).
+# A call to a kernel taking the Engine passes every array of it (~100) by value: the event
+# path's helpers are inlined (numba level) so that an event makes few such calls. Compile time:
+# a kernel is compiled on its own, and its code is optimised again inside each kernel that calls
+# it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
+# call sites is inlined too; kernels remain where inlining would copy a large body many times.
+# Tried 2026-11-29 (issue 27; CPU, empty cache, a loaded 2-core machine): with every helper an
+# ordinary call (no wrappers, LLVM left to inline) the drive engine compiled in 74 s (main: ~220 s)
+# and stayed bit-identical (benchmarks/ssd_golden.py), but the suspend case of
+# benchmarks/bench_engine.py spent 0.17-0.21 s in the event loop against main's 0.09 s (separate
+# runs at a similar load, not interleaved), most likely because a call taking the Engine passes
+# ~1,100 flattened arguments that its callee packs into one struct again, more than LLVM will
+# inline (not checked in the IR). Inlining (numba level) only the helpers with one call site on top
+# of that compiled in 85 s (run_events: 400 s wall of LLVM), so neither landed.
+_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+# A kernel of the event path called only by kernels (_submit, _start_next, _start_job,
+# _start_phase): no CPython or C-callable wrapper (each would unpack the Engine's ~140 arrays, or
+# the records it takes, and be optimised again in every kernel that links it: seconds of compile
+# time per kernel). Called from Python it crashes.
 _callee = njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
-# Constants are NumPy int64 (and NumPy bools), not Python ints (bools): numba types a Python int
-# or bool argument as a literal and compiles a separate copy of the callee (and of everything it
-# calls) for each value.
+# An inlined helper takes the records it uses, not the Engine, unless it calls a kernel that
+# needs the whole Engine (_submit, _start_next, _start_job): numba binds an inlined helper's
+# arguments to fresh variables, and a copy of the Engine (~140 arrays, over a thousand machine
+# words) at each of ~80 call sites cost most of the event loop's compile time
+# (benchmarks/bench_compile.py counts the copies left).
+
+# Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
+# compiles a separate copy of the callee (and of everything it calls) for each value.
 def _codes(*values):
     return tuple(np.int64(v) for v in values)
-
-
-FALSE, TRUE = np.False_, np.True_
 
 
 # device kinds (FIXED: a server whose service time is given per request)
@@ -263,7 +272,6 @@ SLC_TYPE = np.int8(MAX_BITS)
 # once per value, beside the int64 copy the FTL's own loop uses)
 HOST_STREAM, GC_STREAM = _codes(0, F.GC_STREAM)
 NO_REF = np.int64(-1)  # an operation serving no request or copy (a GC erase)
-FRONT_IN, FRONT_OUT = _codes(0, 1)  # a device's front rings (_front_src): into the back end, out to the host
 _SRC_MASK = np.int64((1 << H.SRC_BITS) - 1)  # an event's source in its heap order (flashlab._heap)
 
 
@@ -590,7 +598,7 @@ class Engine(NamedTuple):
 
 
 # ---------------------------------------------------------------- event heap
-@_callee
+@_inline
 def _heap_push(heap, err, x, t):
     """Schedule source x's event at time t (ties: first pushed, first out). A source already
     pending would break the heap's size bound (one event per source): that is flagged as
@@ -622,7 +630,7 @@ def _rows(typingctx, a, rows):
     return a.copy(ndim=2)(a, rows), codegen
 
 
-@_callee
+@_inline
 def _ftl(f, d):
     """Device d's FTL state as the FTL kernels' tuple ``(pages, l2p, blk, blk64, lists, ctr,
     prm, rng)``: views into the stacked arrays (slicing and reshaping allocate nothing)."""
@@ -634,7 +642,7 @@ def _ftl(f, d):
             _rows(f.blk64[w0:w1], 2), _rows(f.lists[s0:s1], 2), f.ctr[d], f.prm[d], f.rng[d])
 
 
-@_callee
+@_inline
 def _unit_of(dev, d, ppn):
     """Global unit holding device d's physical page ppn."""
     w = ppn % dev.ppbs[d]
@@ -643,7 +651,7 @@ def _unit_of(dev, d, ppn):
     return dev.unit0[d] + w % dev.n_units[d]
 
 
-@_callee
+@_inline
 def _fail(dev, loop, d, code):
     dev.err[d] = code
     if loop.err[0] == ERR_NONE:
@@ -651,7 +659,7 @@ def _fail(dev, loop, d, code):
         loop.err_device[0] = d
 
 
-@_callee
+@_inline
 def _enqueue(q, dev, units, loop, cls, u, kind, ppn, ref):
     tail = q.tail[cls, u]
     cap = q.kind.shape[2]
@@ -667,12 +675,12 @@ def _enqueue(q, dev, units, loop, cls, u, kind, ppn, ref):
     q.tail[cls, u] = tail + 1
 
 
-@_callee
+@_inline
 def _qlen(q, cls, u):
     return q.tail[cls, u] - q.head[cls, u]
 
 
-@_callee
+@_inline
 def _head_seq(q, cls, u):
     return q.seq[cls, u, q.head[cls, u] % q.kind.shape[2]]
 
@@ -680,7 +688,7 @@ def _head_seq(q, cls, u):
 # ---------------------------------------------------------------- a channel transfer starts
 # The unit's page register is connected to its channel: data in for a program, data out after
 # a read. The channel is busy for t_xfer; its end is a channel event.
-@_callee
+@_inline
 def _start_xfer(ch, units, dev, heap, loop, c, u):
     ch.busy[c] = 1
     ch.unit[c] = u
@@ -689,7 +697,7 @@ def _start_xfer(ch, units, dev, heap, loop, c, u):
     _heap_push(heap, loop.err, units.device.size + c, end)
 
 
-@_callee
+@_inline
 def _channel_request(ch, units, dev, heap, loop, u):
     """Unit u needs its channel: transfer now, or wait in the channel's ring."""
     d = units.device[u]
@@ -705,7 +713,7 @@ def _channel_request(ch, units, dev, heap, loop, u):
 # ---------------------------------------------------------------- an array operation starts
 # The plane senses, programs or erases (or the disk seeks, rotates and transfers) for dur;
 # its end is the unit's event.
-@_callee
+@_inline
 def _array_op(units, heap, loop, u, dur):
     units.stage[u] = ARRAY
     end = loop.now[0] + dur
@@ -734,7 +742,7 @@ def _disk_time(k, d, now, lba, pages):
     return seek + wait + pages * k.block[d] / rate
 
 
-@_callee
+@_inline
 def _sense_group(dev, d, ppn):
     """The slots of device d that one sense brings into a unit's page register, numbered: a
     NAND page's (a multi-plane read senses the page on every plane of the die, which are
@@ -743,7 +751,7 @@ def _sense_group(dev, d, ppn):
     return ppn // (dev.slots[d] if dev.wl_pages[d] == 1 else dev.page_slots[d])
 
 
-@_callee
+@_inline
 def _start_op(e, u, kind, ppn, ref):
     """Unit u starts an operation: a read senses, a program first takes its data over the
     channel, an erase erases, a disk access seeks."""
@@ -776,7 +784,7 @@ def _start_op(e, u, kind, ppn, ref):
         _array_op(units, e.heap, e.loop, u, e.devices.t_erase[d])
 
 
-@_callee
+@_inline
 def _pick_class(q, units, dev, u):
     """Queue class the idle unit serves next, or -1 if all are empty."""
     d = units.device[u]
@@ -843,7 +851,7 @@ def _start_next(e, u):
 # operation of its own), then stops with its remaining time kept, and the unit serves the reads.
 # An operation that would end within the suspend latency is not suspended: the read waits for
 # it to end.
-@_callee
+@_inline
 def _maybe_suspend(e, u):
     units = e.units
     d = units.device[u]
@@ -883,8 +891,14 @@ def _submit(e, cls, u, kind, ppn, ref):
         _maybe_suspend(e, u)
 
 
+# A host read's submission is inlined (numba level) in the event loop: LLVM left a call of
+# _submit there, and passing the Engine's ~160 arrays by value (~9 KB of arguments) took about a
+# fifth of the event loop's time in a run with 30% host reads (perf profile; issue 8).
+_submit_read = _inline(_submit.py_func)
+
+
 # ---------------------------------------------------------------- page types
-@_callee
+@_inline
 def _choose_type(dev, programs, d, u, ppn, gc):
     """Page type of a new program on unit u: its position in the block, or with fast-page
     steering the fastest type (host) / slowest type (GC) that keeps every type within a slack
@@ -914,7 +928,7 @@ def _choose_type(dev, programs, d, u, ppn, gc):
     return chosen
 
 
-@_callee
+@_inline
 def _set_type(dev, programs, ptype, d, ppn, gc):
     """Record the page type of device d's new slot ppn in ``ptype`` (the Engine's): a NAND
     page's first slot chooses it (:func:`_choose_type`), its other slots share it."""
@@ -926,13 +940,13 @@ def _set_type(dev, programs, ptype, d, ppn, gc):
 
 
 # ---------------------------------------------------------------- FTL side: host writes
-@_callee
+@_inline
 def _slc_room(slc, d):
     """Device d's SLC cache takes a host slot now: its newest block has room, or a block is free."""
     return slc.on[d] != 0 and ((slc.used[d] > 0 and slc.wp[d] < slc.pages[d]) or slc.free_blocks[d] > 0)
 
 
-@_callee
+@_inline
 def _slc_slot(ftls, dev, slc, ptype, d):
     """Device d's next SLC cache slot (its newest block's next, or the first of the next free
     block), typed SLC_TYPE and counted as a queued program of its block: its physical page."""
@@ -948,7 +962,7 @@ def _slc_slot(ftls, dev, slc, ptype, d):
     return ppn
 
 
-@_callee
+@_inline
 def _map_host_write(ftls, dev, slc, programs, ptype, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
     synchronous GC) into its SLC cache while that has room, else to the host frontier; returns
@@ -968,7 +982,7 @@ def _map_host_write(ftls, dev, slc, programs, ptype, d, lba):
         F._queue_program(s, HOST_STREAM)
         f = ctr[F.FRONT]
         ppn = f * s[6][F.P_PPB] + blk[F.WP, f]
-        _set_type(dev, programs, ptype, d, ppn, FALSE)
+        _set_type(dev, programs, ptype, d, ppn, False)
     hw = ctr[F.HOST_WRITES]
     stamp = np.int32(np.int64(hw) & 0xFFFFFFFF)
     if cached:
@@ -982,7 +996,7 @@ def _map_host_write(ftls, dev, slc, programs, ptype, d, lba):
 # ---------------------------------------------------------------- GC picks a victim
 # The job remaps the victim's valid pages to the GC frontier at once (the FTL's _relocate
 # without the erase) and queues one copy read per page; the erase comes when all are copied.
-@_callee
+@_inline
 def _queue_erases(e, d):
     dev = e.devices
     n = dev.n_units[d]
@@ -1047,7 +1061,7 @@ def _relocate(e, d, v, n):
             F._queue_program(s, GC_STREAM)
             f = ctr[F.FRONT + GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
-            _set_type(e.devices, e.units.programs, e.ptype, d, dst, TRUE)
+            _set_type(e.devices, e.units.programs, e.ptype, d, dst, True)
             F._program(s, GC_STREAM, lba, pages[F.STAMP, base + i])
             if job.fold[d] != 0:
                 e.slc.fold_copies[d] += 1
@@ -1066,7 +1080,7 @@ def _relocate(e, d, v, n):
 
 
 # ---------------------------------------------------------------- the SLC cache folds
-@_callee
+@_inline
 def _idle(slc, dev, jobs, fr, st, loop, d):
     """Device d may fold its SLC cache now: it has one holding data, no job runs, and no host
     command is inside it (past its host interface too) or waiting for it."""
@@ -1099,7 +1113,7 @@ def _start_fold(e, d):
     _relocate(e, d, b, slc.pages[d])
 
 
-@_callee
+@_inline
 def _sync_due(dev, groups, ctr, d):
     """Flash device d is in a synchronised GC group where another member is collecting, and
     has fewer than twice its background watermark of free superblocks (Harmonia: Kim et al.
@@ -1110,7 +1124,7 @@ def _sync_due(dev, groups, ctr, d):
     return ctr[d, F.FREE_BLOCKS] < 2 * dev.gc_background[d]
 
 
-@_callee
+@_inline
 def _update_gc(dev, jobs, groups, ctr, loop, d):
     """Foreground state from the free-block count. Returns True when a GC job is due and the
     device's GC group has a free slot: the caller then runs :func:`_start_jobs` (a kernel
@@ -1135,7 +1149,7 @@ def _update_gc(dev, jobs, groups, ctr, loop, d):
     return False
 
 
-@_callee
+@_inline
 def _stale(ftls, d):
     """Flash device d holds a closed superblock with stale pages: a GC job there frees space. A
     member pulled into synchronised GC collects only then; otherwise jobs that copy whole
@@ -1171,7 +1185,7 @@ def _start_jobs(e, d):
 
 
 # ---------------------------------------------------------------- host requests
-@_callee
+@_inline
 def _write_gate(ftls, dev, d, k):
     """True if a host write of k pages may enter flash device d now."""
     s = _ftl(ftls, d)
@@ -1191,7 +1205,7 @@ def _write_gate(ftls, dev, d, k):
     return True
 
 
-@_callee
+@_inline
 def _streaming(dev, req, d):
     """Device d's first waiting write is partly in the cache (it holds a place in the queue)."""
     w = dev.wait_head[d, W_WRITE]
@@ -1223,7 +1237,7 @@ def _sample(st, dev, req, ctr, d, now):
     out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d] - (1 if _streaming(dev, req, d) else 0)
 
 
-@_callee
+@_inline
 def _host_settled(hs, loop, h):
     """Every request of host I/O h is done: its dirty pages leave the write cache; done now if
     not already."""
@@ -1233,7 +1247,7 @@ def _host_settled(hs, loop, h):
         _host_done(hs, loop, h)
 
 
-@_callee
+@_inline
 def _host_done(hs, loop, h):
     hs.done[h] = loop.now[0]
     loop.done[0] += 1
@@ -1241,7 +1255,7 @@ def _host_done(hs, loop, h):
         loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
 
 
-@_callee
+@_inline
 def _issue_req(dev, req, hs, jobs, loop, i):
     """Member request i joins its device's FIFO; a read with alternates aimed at a device that
     is collecting garbage is redirected: its alternates (the rest of its stripe) go instead."""
@@ -1255,7 +1269,7 @@ def _issue_req(dev, req, hs, jobs, loop, i):
         _push_req(dev, req, loop, i)
 
 
-@_callee
+@_inline
 def _push_req(dev, req, loop, i):
     req.arrival[i] = loop.now[0]
     op = req.op[i]
@@ -1286,7 +1300,7 @@ def _start_phase(dev, req, hs, jobs, loop, h, ph):
         _issue_req(dev, req, hs, jobs, loop, i)
 
 
-@_callee
+@_inline
 def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
     """Request i of device d is done (a cached write: acknowledged, which is done for its host
     I/O too); so is its host I/O when this was the first to finish (RULE_ANY), its leading request
@@ -1311,7 +1325,7 @@ def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
             _host_settled(hs, loop, h)
 
 
-@_callee
+@_inline
 def _wait_push(dev, req, d, w, i):
     req.link[i] = -1
     t = dev.wait_tail[d, w]
@@ -1323,7 +1337,7 @@ def _wait_push(dev, req, d, w, i):
     dev.waiting[d] += 1
 
 
-@_callee
+@_inline
 def _wait_pop(dev, req, d, w):
     i = dev.wait_head[d, w]
     nxt = req.link[i]
@@ -1335,13 +1349,13 @@ def _wait_pop(dev, req, d, w):
 
 
 # ---------------------------------------------------------------- the write cache
-@_callee
+@_inline
 def _ack_src(units, channels, d):
     """Heap source of device d's acknowledgements (after every unit and channel)."""
     return units.device.size + channels.busy.size + d
 
 
-@_callee
+@_inline
 def _ack_later(c, units, channels, heap, loop, d, i):
     """Request i entered device d's cache ``c`` (a cached write, a flush it acknowledges, a read it
     serves whole): acknowledge it t_ack from now. Acknowledgements leave in admission order, one
@@ -1356,7 +1370,7 @@ def _ack_later(c, units, channels, heap, loop, d, i):
     c.tail[d] += 1
 
 
-@_callee
+@_inline
 def _on_ack(e, d):
     """Device d's cache acknowledges its oldest admitted request."""
     c = e.cache
@@ -1365,13 +1379,13 @@ def _on_ack(e, d):
     c.head[d] += 1
     if c.head[d] < c.tail[d]:
         _heap_push(e.heap, e.loop.err, _ack_src(e.units, e.channels, d), c.ring_t[d, c.head[d] % r])
-    _read_done(e, d, i, FALSE)  # a write or flush: complete; a read served by the cache: sent
+    _read_done(e, d, i, False)  # a write or flush: complete; a read served by the cache: sent
     if e.devices.kind[d] == HDD and e.requests.op[i] != OP_FLUSH:
         # the data is in the controller's DRAM: destaging it to the platter may start
         _submit(e, Q_WRITE, e.devices.unit0[d], K_DISK, e.requests.lba[i], i)
 
 
-@_callee
+@_inline
 def _destaged(cache, req, loop, d, i):
     """Disk d's controller cache wrote request i's data to the platter: durable, and its blocks
     leave the cache (a write waiting for room may enter: the unit's event woke the device)."""
@@ -1380,14 +1394,14 @@ def _destaged(cache, req, loop, d, i):
     req.durable[i] = loop.now[0]
 
 
-@_callee
+@_inline
 def _slot_on_nand(e, d, i):
     """One slot of request i's data is on NAND. A write through the cache is then done; a
     cached one is durable with its last slot, and a flush waiting for the cache to drain ends
     when nothing is dirty."""
     req = e.requests
     req.left[i] -= 1
-    done = -1  # the request this completes (one call site of _complete)
+    done = -1  # the request this completes (one call site: _complete is inlined)
     if req.cached[i] == 0:
         if req.left[i] == 0:
             done = i
@@ -1404,7 +1418,7 @@ def _slot_on_nand(e, d, i):
         _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, done)
 
 
-@_callee
+@_inline
 def _pad_page(e, d):
     """Fill the partly written NAND page of device d's host frontier (and of its SLC cache's
     newest block) with padding slots, so that it is programmed now (a flush or a write through
@@ -1425,13 +1439,14 @@ def _pad_page(e, d):
         e.owner[e.devices.page0[d] + ppn] = -1
         if e.cache.on[d] != 0:
             e.pending[e.devices.page0[d] + ppn] = 0  # nothing to serve (no L2P entry names it)
-        _set_type(e.devices, e.units.programs, e.ptype, d, ppn, FALSE)
+        _set_type(e.devices, e.units.programs, e.ptype, d, ppn, False)
         _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_PAD, ppn, NO_REF)
 
 
 @_callee
 def _pad_slc(e, d):
-    """Fill the partly written program of device d's newest SLC cache block with padding."""
+    """Fill the partly written program of device d's newest SLC cache block with padding (a
+    kernel: it is rare, and inlined at each padding site it would copy the Engine there)."""
     slc = e.slc
     if slc.on[d] == 0 or slc.used[d] == 0:
         return
@@ -1451,14 +1466,14 @@ def _pad_slc(e, d):
 # A drive with a Front: commands wait in the host (W_FRONT) until fewer than max_qd are inside,
 # cross the link, take a controller core and enter the back end (W_READ, W_WRITE); a read's
 # data is decoded and crosses the link back before the read is complete.
-@_callee
+@_inline
 def _front_src(e, d, which):
-    """Heap source of device d's front ring ``which`` (FRONT_IN: into the back end, FRONT_OUT:
-    out to the host): after every unit, channel and device's acknowledgements."""
+    """Heap source of device d's front ring ``which`` (0: into the back end, 1: out to the
+    host): after every unit, channel and device's acknowledgements."""
     return e.units.device.size + e.channels.busy.size + e.devices.kind.size * (1 + which) + d
 
 
-@_callee
+@_inline
 def _link_book(fr, d, out, ready, dur):
     """Book ``dur`` us of device d's link (``out``: towards the host) from ``ready`` on, after
     what it already carries (FIFO); returns when the transfer ends. A half-duplex link (SATA)
@@ -1472,7 +1487,7 @@ def _link_book(fr, d, out, ready, dur):
     return end
 
 
-@_callee
+@_inline
 def _ring_push(ring, ring_t, head, tail, heap, err, src, d, i, t):
     """Request i joins device d's ring at time t (times rise along a ring); the ring's oldest
     entry is its one heap event. The ring holds at most max_qd (each entry is inside the
@@ -1485,7 +1500,7 @@ def _ring_push(ring, ring_t, head, tail, heap, err, src, d, i, t):
     tail[d] += 1
 
 
-@_callee
+@_inline
 def _front_admit(e, d):
     """Commands waiting in the host enter device d while fewer than ``max_qd`` are inside: each
     crosses the link (protocol time, and a write's data), then the first free controller core
@@ -1498,18 +1513,17 @@ def _front_admit(e, d):
         dur = fr.t_command[d]
         if op == OP_WRITE or op == OP_FUA:
             dur += req.pages[i] * fr.page_bytes[d] * fr.us_per_byte[d]
-        linked = _link_book(fr, d, FALSE, e.loop.now[0], dur)
+        linked = _link_book(fr, d, False, e.loop.now[0], dur)
         c = 0
         for k in range(1, fr.n_cores[d]):
             if fr.core_free[d, k] < fr.core_free[d, c]:
                 c = k
         t = max(linked, fr.core_free[d, c]) + fr.t_core[d]
         fr.core_free[d, c] = t
-        src = _front_src(e, d, FRONT_IN)
-        _ring_push(fr.in_req, fr.in_t, fr.in_head, fr.in_tail, e.heap, e.loop.err, src, d, i, t)
+        _ring_push(fr.in_req, fr.in_t, fr.in_head, fr.in_tail, e.heap, e.loop.err, _front_src(e, d, 0), d, i, t)
 
 
-@_callee
+@_inline
 def _read_done(e, d, i, nand):
     """Request i of device d has its data (read from NAND when ``nand``): complete, or on a
     drive with a Front (for a read), decoded (``nand`` only) and sent over the link first."""
@@ -1519,17 +1533,16 @@ def _read_done(e, d, i, nand):
         _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
         return
     ready = e.loop.now[0] + (fr.t_ecc[d] if nand else 0.0)
-    t = _link_book(fr, d, TRUE, ready, req.pages[i] * fr.page_bytes[d] * fr.us_per_byte[d])
-    src = _front_src(e, d, FRONT_OUT)
-    _ring_push(fr.out_req, fr.out_t, fr.out_head, fr.out_tail, e.heap, e.loop.err, src, d, i, t)
+    t = _link_book(fr, d, True, ready, req.pages[i] * fr.page_bytes[d] * fr.us_per_byte[d])
+    _ring_push(fr.out_req, fr.out_t, fr.out_head, fr.out_tail, e.heap, e.loop.err, _front_src(e, d, 1), d, i, t)
 
 
-@_callee
+@_inline
 def _on_front(e, d, which):
     """The oldest entry of device d's front ring ``which`` is due: a command enters the back end
-    (FRONT_IN), or a read's data has reached the host (FRONT_OUT)."""
+    (0), or a read's data has reached the host (1)."""
     fr = e.front
-    if which == FRONT_IN:
+    if which == 0:
         ring, ring_t, head, tail = fr.in_req, fr.in_t, fr.in_head, fr.in_tail
     else:
         ring, ring_t, head, tail = fr.out_req, fr.out_t, fr.out_head, fr.out_tail
@@ -1539,7 +1552,7 @@ def _on_front(e, d, which):
     if head[d] < tail[d]:
         _heap_push(e.heap, e.loop.err, _front_src(e, d, which), ring_t[d, head[d] % r])
     req = e.requests
-    if which == FRONT_IN:
+    if which == 0:
         op = req.op[i]
         _wait_push(e.devices, req, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
     else:
@@ -1549,7 +1562,7 @@ def _on_front(e, d, which):
 # ---------------------------------------------------------------- a host I/O arrives
 # Its first-phase requests join their devices' read or write FIFOs (closed loop: now; open
 # loop: at its arrival time).
-@_callee
+@_inline
 def _issue(dev, req, hs, jobs, loop, h):
     if loop.closed[0]:
         hs.arrival[h] = loop.now[0]
@@ -1564,7 +1577,7 @@ def _issue(dev, req, hs, jobs, loop, h):
     _start_phase(dev, req, hs, jobs, loop, h, PH_FIRST)
 
 
-@_callee
+@_inline
 def _dispatch(e, d):
     """Move waiting requests into device d while its queue depth (and the write gate) allow."""
     dev, req = e.devices, e.requests
@@ -1599,7 +1612,7 @@ def _dispatch(e, d):
                     # the next slot of the NAND page just sensed: read out of the page register
                     same = ppn == sensed + 1 and _sense_group(dev, d, ppn) == _sense_group(dev, d, sensed)
                     kind = K_REGREAD if same else K_HREAD
-                    _submit(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
+                    _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
                     sensed = ppn
             if hits > 0:
                 e.stats.cache_read_hits[d] += hits
@@ -1611,7 +1624,7 @@ def _dispatch(e, d):
                     # ring row exists and has room (_ack_later)
                     _ack_later(e.cache, e.units, e.channels, e.heap, e.loop, d, i)
                 else:
-                    _read_done(e, d, i, FALSE)  # unmapped: nothing to sense or decode
+                    _read_done(e, d, i, False)  # unmapped: nothing to sense or decode
         else:  # raw NAND operations on a given physical page
             req.left[i] = 1
             u = _unit_of(e.devices, d, lba)
@@ -1708,7 +1721,7 @@ def _dispatch(e, d):
             _start_jobs(e, d)
 
 
-@_callee
+@_inline
 def _wake(dev, loop, d):
     """Something happened on device d that may let its waiting requests in: an event of its own,
     an arrival, a GC decision. Its write gate is no longer known to be shut, and the next
@@ -1719,7 +1732,7 @@ def _wake(dev, loop, d):
     r[d >> 6] |= np.int64(1) << (d & 63)
 
 
-@_callee
+@_inline
 def _next_ready(r, d):
     """The first device after d (-1: the first of all) in the ready set ``r``, taken out of it;
     -1 if none is."""
@@ -1738,7 +1751,7 @@ def _next_ready(r, d):
     return w * 64 + b
 
 
-@_callee
+@_inline
 def _any_ready(r):
     for w in range(r.size):
         if r[w] != 0:
@@ -1746,7 +1759,7 @@ def _any_ready(r):
     return False
 
 
-@_callee
+@_inline
 def _dispatchable(dev, req, d):
     """Device d has waiting requests and room for them, and dispatching it may let one in (a
     stalled device's write gate can only open after it is woken: until then it is skipped). A
@@ -1757,7 +1770,7 @@ def _dispatchable(dev, req, d):
     return dev.inflight[d] < dev.qd[d] or _streaming(dev, req, d)
 
 
-@_callee
+@_inline
 def _settle(e):
     """After an event: issue the closed loop's replacement requests and let waiting requests in.
     A dispatch round visits the ready devices in ascending order, each once; a device woken
@@ -1789,7 +1802,7 @@ def _settle(e):
 # Host read, program or raw erase: the request has one page less to go. GC copy read: its
 # program is queued on the destination unit. GC program: one copy less; the last queues the
 # erases. GC erase: the last one ends the job (the FTL erases the victim).
-@_callee
+@_inline
 def _finish(e, u):
     """The operation on unit u is complete: the unit goes idle, then its effects happen."""
     units, st, job = e.units, e.stats, e.jobs
@@ -1854,7 +1867,7 @@ def _finish(e, u):
         _start_next(e, u)
 
 
-@_callee
+@_inline
 def _program_done(e, d, ppn):
     """The program (host, padding or GC copy) of device d's slot ppn has ended (for a slot of a
     multi-slot NAND page: its operation). When that closes its superblock and a GC job was
@@ -1865,7 +1878,7 @@ def _program_done(e, d, ppn):
             _start_jobs(e, d)
 
 
-@_callee
+@_inline
 def _end_job(e, d):
     """The GC job's last erase is done: the FTL erases the victim, the group's slot is freed,
     and this device, then the others of its group in order, may start their next job."""
@@ -1897,9 +1910,9 @@ def _end_job(e, d):
 # ---------------------------------------------------------------- a channel transfer ends
 # The channel takes the next waiting unit. Data in: the program starts in the array (and a host
 # read queued meanwhile suspends it at once). Data out: the read is done.
-@_callee
+@_inline
 def _on_channel(e, c):
-    """Returns the unit whose operation is complete (the caller runs :func:`_finish`, called at
+    """Returns the unit whose operation is complete (the caller runs :func:`_finish`, inlined at
     one place), or -1."""
     ch, units = e.channels, e.units
     u = ch.unit[c]

@@ -59,8 +59,8 @@ def _packed(record):
     structured array has one field per array, and the record's arrays become views of its
     fields, so that Python reads and writes them as before while the kernels receive one array.
     A kernel line reads the same (``dev.qd[d]`` is field ``qd`` of row ``d``). Why: numba passes
-    every array of the Engine to each kernel taking it as arguments of their own, and the compile
-    time grew with their number (a two-line kernel taking the Engine
+    every array of the Engine to each kernel taking it and binds it again at each inlined
+    helper, and the compile time grew with their number (a two-line kernel taking the Engine
     compiled in 3.3 s CPU with 161 arrays, 0.5 s with 51). Only the per-device records are
     packed: packing the units', requests' and host I/Os' records as well compiled faster still
     but ran GC and host reads ~30% slower per event (``benchmarks/bench_engine.py``): a scan
@@ -86,7 +86,7 @@ MAX_REQUESTS = 10**7
 GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
 #: What the drive engine's first call compiles, and its cold compile, CPU seconds
 #: (``benchmarks/bench_compile.py``), said once while it happens (:mod:`flashlab._compile_notice`).
-COMPILING = ("the drive engine", 74.0)
+COMPILING = ("the drive engine", 160.0)
 
 
 @dataclass(frozen=True, kw_only=True)
