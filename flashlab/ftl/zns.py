@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from flashlab._validate import check_instance, check_int, check_real, check_seed
 from flashlab.device.geometry import Geometry
-from flashlab.ftl.core import FtlConfig
+from flashlab.ftl.core import FtlConfig, check_capacity
 from flashlab.ftl.simulate import simulate
 from flashlab.workload import Workload
 
@@ -92,6 +92,11 @@ def simulate_zns(geometry: Geometry, workload: Workload = Workload(), *, zone_bl
     zones = zone_geometry(geometry, zone_blocks, host_op)
     tagged = isinstance(handle_starts, tuple) and len(handle_starts) > 0
     config = FtlConfig(policy="greedy", separation="tagged" if tagged else "gc", handle_starts=handle_starts)
+    try:
+        check_capacity(zones, config, blocks_name="zones")
+    except ValueError as e:
+        raise ValueError(f"geometry, zone_blocks={zone_blocks} and host_op={zones.op!r} leave the host's "
+                         f"cleaner too little room: {e}") from None
     r = simulate(zones, config, workload, fills=fills, seed=seed)
     return ZnsResult(device_wa=1.0, host_wa=r.wa_steady, host_copies=r.wa_gc, total_wa=r.wa_steady,
                      zones=zones.blocks, zone_pages=zones.pages_per_block, host_op=zones.effective_op)
