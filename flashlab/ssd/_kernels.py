@@ -203,14 +203,16 @@ _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # a kernel is compiled on its own, and its code is optimised again inside each kernel that calls
 # it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
 # call sites is inlined too; kernels remain where inlining would copy a large body many times.
-# Tried 2026-11-29 (issue 27; CPU, empty cache, a loaded 2-core machine): with every helper an
-# ordinary call (no wrappers, LLVM left to inline) the drive engine compiled in 74 s (main: ~220 s)
-# and stayed bit-identical (benchmarks/ssd_golden.py), but the suspend case of
-# benchmarks/bench_engine.py spent 0.17-0.21 s in the event loop against main's 0.09 s (separate
-# runs at a similar load, not interleaved), most likely because a call taking the Engine passes
-# ~1,100 flattened arguments that its callee packs into one struct again, more than LLVM will
-# inline (not checked in the IR). Inlining (numba level) only the helpers with one call site on top
-# of that compiled in 85 s (run_events: 400 s wall of LLVM), so neither landed.
+# Tried 2026-11-29 (issue 27; CPU seconds, empty cache, 2 cores; benchmarks/bench_compile.py,
+# and the cases of benchmarks/bench_engine.py beside main's in the same minutes), both
+# bit-identical (benchmarks/ssd_golden.py), both too slow per event to land:
+# - every helper an ordinary call (no wrappers; LLVM left to inline): the drive engine compiled in
+#   74 s, its event loop ran 0.13-0.26x main's (run beside it at load ~9: most likely a call
+#   taking the Engine passes ~1,100 flattened arguments that the callee packs into one struct
+#   again, beyond what LLVM inlines; not checked in the IR). Inlining the helpers with one call
+#   site on top of that compiled in 85 s (not timed per event).
+# - helpers taking the Engine inlined, those taking records ordinary calls: 94 s, 0.26-0.33x
+#   (run after main's, twice each, at load 3-5).
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 # A kernel of the event path called only by kernels (_submit, _start_next, _start_job,
 # _start_phase): no CPython or C-callable wrapper (each would unpack the Engine's ~140 arrays, or
