@@ -101,7 +101,7 @@ def test_the_barrier_starts_the_requests_when_the_fill_has_ended(open_loop):
     op = np.r_[np.zeros(8), np.ones(8)].astype(np.int64)
     lba = np.r_[np.arange(8), np.arange(8)]
     arrivals = np.r_[np.zeros(8), np.arange(8) * 50.0] if open_loop else None
-    r = run_members([CACHED], op, lba, np.ones(16, np.int64), np.zeros(16, np.int64), qd=4, barrier=8,
+    r = run_members([PLAIN], op, lba, np.ones(16, np.int64), np.zeros(16, np.int64), qd=4, barrier=8,
                     arrivals=arrivals)
     end = r.done_us[:8].max()
     assert r.arrival_us[8:].min() == end
@@ -109,5 +109,5 @@ def test_the_barrier_starts_the_requests_when_the_fill_has_ended(open_loop):
         assert np.array_equal(r.host_arrival_us[8:], end + arrivals[8:])
     else:
         assert np.count_nonzero(r.arrival_us[8:] == end) == 4
-    free = run_members([CACHED], op, lba, np.ones(16, np.int64), np.zeros(16, np.int64), qd=4)
+    free = run_members([PLAIN], op, lba, np.ones(16, np.int64), np.zeros(16, np.int64), qd=4)
     assert free.arrival_us[8:].min() < free.done_us[:8].max()  # without it, reads overlap the fill
