@@ -563,7 +563,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     def io():
         return S.simulate_io(sconf, load, requests=200, seed=2)
 
-    opp = Param("opt_int", 0, never=(8, 2, -1, 2.5, "read", np.array([0, 1])))
+    opp = Param("opt_int", 0, never=(8, 9, -1, 2.5, "read", np.array([0, 1])))
     php = Param("opt_int", 1, never=(2, -1, 0.5, "workload"))
     add("ssd.IoResult.iops", method(io, "iops"), {"op": opp, "phase": php}, "ssd", nan_ok=True)
     add("ssd.IoResult.bandwidth_mb_s", method(io, "bandwidth_mb_s"), {"op": opp, "phase": php}, "ssd", nan_ok=True)
