@@ -221,7 +221,7 @@ class RebuildResult:
     """Outcome of :func:`simulate_rebuild`. Times in microseconds.
 
     Per host I/O (issue order): ``op``, ``lba``, ``pages``, ``arrival_us``, ``done_us``,
-    ``latency_us``, ``rebuilt`` (every stripe it touched was below the frontier when it
+    ``latency_us``, ``behind`` (every stripe it touched was below the frontier when it
     arrived: served as on a healthy array with the spare). Per stripe: ``stripe_issue_us``
     (the rate limit's schedule), ``stripe_done_us`` (its unit on the spare). ``rebuild_us``:
     the first issue to the last stripe done. ``members``: every member request
@@ -241,7 +241,7 @@ class RebuildResult:
     arrival_us: np.ndarray
     done_us: np.ndarray
     latency_us: np.ndarray
-    rebuilt: np.ndarray
+    behind: np.ndarray
     stripe_issue_us: np.ndarray
     stripe_done_us: np.ndarray
     rebuild_us: float
@@ -359,7 +359,7 @@ def simulate_rebuild(config, load: HostLoad, *, rate_mb_s: float, requests: int 
     touched_last = (lbas + pages - 1) // (L.unit_pages * L.data_units)
     return RebuildResult(config=config, load=load, rate_mb_s=rate, op=ops, lba=lbas, pages=pages,
                          arrival_us=mr.host_arrival_us[host_idx], done_us=mr.host_done_us[host_idx],
-                         latency_us=mr.host_latency_us[host_idx], rebuilt=touched_last < last_front,
+                         latency_us=mr.host_latency_us[host_idx], behind=touched_last < last_front,
                          stripe_issue_us=issue, stripe_done_us=done_s, rebuild_us=rebuild_us, members=mr, plan=plan,
                          passes=passes, early=early, error=mr.error)
 
