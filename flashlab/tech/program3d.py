@@ -14,7 +14,7 @@ whose cells may be passing at that loop (``tPROG = loops · t_pulse + verifies �
   loops. The states are one spacing apart; the spacing is the ISPP step divided by the step's
   fraction of the state spacing in the book's calibrated TLC cell (``PRESETS["tlc"]``: 12 of 63.7
   units, so 1.59 V), and the first state verifies at 0 V.
-* **One shot or page by page.** A 3D TLC die places a word line's 2**bits - 1 states in one
+* **One shot or page by page.** A 3D TLC die places a word line's ``2**bits - 1`` states in one
   staircase, one shot; a planar die programmed the pages one at a time, pass ``j`` placing the
   ``2**j - 1`` states that its pages split the window into (TLC: the middle state, then 3, then
   all 7), each pass its own staircase.
@@ -55,7 +55,7 @@ MODES = ("one-shot", "page-by-page")
 
 
 def pass_states(bits: int, mode: str) -> tuple[tuple[int, ...], ...]:
-    """The states (1 .. 2**bits - 1) each pass places: one pass of all states (``one-shot``), or
+    """The states (1 to ``2**bits - 1``) each pass places: one pass of all states (``one-shot``), or
     ``bits`` passes, pass ``j`` placing states ``k · 2**(bits - j)`` (``page-by-page``)."""
     bits = check_int("bits", bits, 1, 4)
     mode = check_choice("mode", mode, MODES)
