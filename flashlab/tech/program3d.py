@@ -11,7 +11,9 @@ whose cells may be passing at that loop (``tPROG = loops Â· t_pulse + verifies Â
   State ``k`` is verified from the loop its fastest cell passes to the loop its slowest does
   (smart verify: a state is not verified before any of its cells can reach it), so a pass of
   several states costs the sum of their windows in verifies and its slowest state's last pulse in
-  loops. The states are one spacing apart; the spacing is the ISPP step divided by the step's
+  loops. The cell is the book's planar floating-gate one (:data:`~flashlab.cell.FG_CELL_2XNM`, its
+  oxide and coupling spread assumed, :class:`~flashlab.cell.ispp.CellVariation`) standing in for a
+  charge-trap cell: the windows are its, not a measured 3D die's. The states are one spacing apart; the spacing is the ISPP step divided by the step's
   fraction of the state spacing in the book's calibrated TLC cell (``PRESETS["tlc"]``: 12 of 63.7
   units, so 1.59 V), and the first state verifies at 0 V.
 * **One shot or page by page.** A 3D TLC die places a word line's ``2**bits - 1`` states in one
