@@ -47,7 +47,8 @@ RECORDS = {
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.ProgramLadder", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult", "ssd.SlcPlateaus",
-    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "quiz.Problem",
+    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "array.RebuildResult",
+    "quiz.Problem",
     "drives.Row", "drives.Validation", "drives.Endurance",
 }
 
@@ -910,6 +911,43 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     for m in ("iops", "percentiles"):
         add(f"array.HostsResult.{m}", method(hres, m), hop, "array", nan_ok=True)
     add("array.HostsResult.per_host", method(hres, "per_host"), {}, "array", nan_ok=True)
+    rb = AR.Rebuild(layout=lay, failed=(1,), member=1, frontier=3)
+    add("array.Rebuild", AR.Rebuild,
+        dataclass_params(rb, layout=Param("obj", lay), failed=Param("anything", (1,), never=((), (4,), (0, 1), (1, 1), "x")),
+                         member=Param("int", 1, never=(0, 4)), frontier=Param("int", 3, never=(17, -1))), "array")
+    stripe = Param("opt_int", 2, never=(16, -1, 2.5))
+    for m in ("away", "sources", "stripe_plan"):
+        add(f"array.Rebuild.{m}", getattr(rb, m), {"stripe": stripe if m == "stripe_plan" else
+                                                   Param("int", 2, never=(16, -1))}, "array")
+    add("array.Rebuild.advanced", rb.advanced, {}, "array")
+    add("array.Rebuild.plan", rb.plan,
+        params({"ops": [0, 1], "lbas": [0, 7], "pages": [3, 2]},
+               ops=Param("array", [0, 1], never=([0, 2], [0])), lbas=Param("array", [0, 7], never=([0, 95], [-1, 0])),
+               pages=Param("array", [3, 2], never=([0, 1], [3, 2.5]))), "array")
+    rdisk = dataclasses.replace(CHEETAH_15K7, capacity_bytes=2**22)
+    rcfg = AR.ArrayConfig(arch="disk", drives=3, raid=5, disk=rdisk, failed=(1,))
+    rload = S.HostLoad(qd=8, rate_iops=200.0, workload=W.Workload(read_fraction=0.7))
+    add("array.simulate_rebuild", AR.simulate_rebuild,
+        params({"config": rcfg, "load": rload, "rate_mb_s": 50.0, "requests": 30, "precondition_fills": 0.0,
+                "seed": 1, "max_passes": 2},
+               config=Param("obj", rcfg, never=(one,)), load=Param("obj", rload, never=(aload,)),
+               requests=Param("int", 30, cap=500), precondition_fills=Param("real", 0.0, cap=1.0),
+               max_passes=Param("int", 2, cap=4, never=(0, 11))), "array")
+
+    @cache
+    def rres():
+        return AR.simulate_rebuild(rcfg, rload, rate_mb_s=50.0, requests=30, seed=2)
+
+    add("array.RebuildResult.percentiles", method(rres, "percentiles"), {"op": aop, "during": Param("bool", True)}, "array",
+        nan_ok=True)
+    add("array.RebuildResult.pages_by_cause", method(rres, "pages_by_cause"), {}, "array")
+    add("array.RebuildResult.during", method(rres, "during"), {}, "array")
+    for name in ("second_failure_probability", "raid6_loss_probability"):
+        add(f"array.{name}", getattr(AR, name),
+            params({"survivors": 7, "afr": 0.0055, "hours": 24.0}, afr=Param("real", 0.0055, never=(1.0, -0.1)),
+                   survivors=Param("int", 7, never=(0,))), "array")
+    add("array.ure_probability", AR.ure_probability,
+        params({"bytes_read": 6e11, "bits_per_error": 1e16}, bits_per_error=Param("real", 1e16, never=(0.5,))), "array")
 
     # ---- quiz
     from flashlab import quiz as QZ

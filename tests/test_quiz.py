@@ -29,7 +29,7 @@ SEEDS = range(25)
 
 def test_same_seed_same_problem_and_seeds_differ():
     for topic in ("ispp", "shrink", "wrap", "nand3d", "string", "ftl", "gc", "readpoints", "ecc", "softread", "sweep",
-                  "capacity", "reduction", "logsync"):
+                  "capacity", "reduction", "rebuild", "logsync"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -444,6 +444,25 @@ def test_reduction_worked_by_hand(seed):
     text = " ".join(quiz.make("reduction", seed).solution().split())
     for key in ("usable_tb", "remaining_tb", "reported_tb", "fits_tb"):
         assert f"{a[key]:,.2f} TB" in text
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rebuild_worked_by_hand(seed):
+    """Rebuild hours, RAID-5 and RAID-6 loss and the URE chance from the problem's own numbers:
+    a constant rate from the AFR, a binomial over the survivors, a Poisson count of errors."""
+    a = quiz.make("rebuild", seed).answer
+    n = a["drives"] - 1
+    hours = a["member_tb"] * 1e12 / (a["rate_mb_s"] * 1e6) / 3600
+    lam = -math.log(1 - a["afr"]) / 8760
+    p = 1 - math.exp(-lam * hours)
+    assert a["hours"] == pytest.approx(hours, rel=1e-12)
+    assert a["raid5_loss"] == pytest.approx(1 - (1 - p) ** n, rel=1e-6)  # no survivor left standing
+    assert a["raid6_loss"] == pytest.approx(sum(math.comb(n, k) * p**k * (1 - p) ** (n - k)
+                                                for k in range(2, n + 1)), rel=1e-6)
+    assert a["ure"] == pytest.approx(1 - math.exp(-n * a["member_tb"] * 8e12 / a["bits_per_error"]), rel=1e-9)
+    assert a["raid6_loss"] < a["raid5_loss"]
+    text = " ".join(quiz.make("rebuild", seed).solution().split())
+    assert f"{a['raid5_loss']:.3e}" in text and f"{a['ure']:.3e}" in text
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -26,7 +26,9 @@ reads), ``cliff`` (Little's
 law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
 Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
 usable and effective capacity of an array), ``reduction`` (what remains of an array's usable
-capacity under always-on data reduction, and what its effective figure promises), ``flush`` (the
+capacity under always-on data reduction, and what its effective figure promises), ``rebuild``
+(how long a rebuild takes, and the chance of a second failure or an unreadable sector during it
+for RAID-5 and RAID-6), ``flush`` (the
 flash-write factor of flushed 4 KiB writes for a NAND page size, a flush cadence and power-loss
 protection), ``logsync`` (the mean log file sync of committing sessions by Little's law, beside
 the log writer's log file parallel write), ``commit`` (what a PostgreSQL or InnoDB setting sends

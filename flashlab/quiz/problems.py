@@ -19,6 +19,7 @@ import numpy as np
 
 from flashlab._validate import check_choice, check_seed
 from flashlab.array.capacity import DATA_REDUCTION_CLAIMS, UNITS, array_capacity
+from flashlab.array.rebuild import raid6_loss_probability, second_failure_probability, ure_probability
 from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, soft_read_latency_us, uber
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
@@ -1084,6 +1085,41 @@ def _reduction(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("reduction", seed, text, answer, working)
 
 
+def _rebuild(rng: np.random.Generator, seed: int) -> Problem:
+    drives = int(rng.choice([6, 8, 10, 12, 16]))
+    member_tb = float(rng.choice([0.6, 2.0, 4.0, 8.0, 16.0]))
+    rate = float(rng.choice([25.0, 50.0, 100.0, 200.0]))
+    afr = float(rng.choice([0.0055, 0.01, 0.0157, 0.03]))
+    bits = float(rng.choice([1e15, 1e16, 1e17]))
+    n = drives - 1
+    hours = member_tb * 1e12 / (rate * 1e6) / 3600
+    lam = -math.log1p(-afr) / 8760
+    r5, r6 = second_failure_probability(n, afr, hours), raid6_loss_probability(n, afr, hours)
+    ure = ure_probability(n * member_tb * 1e12, bits)
+    text = (
+        f"A group of {drives} members of {member_tb:g} TB (decimal) has lost one. The spare is rebuilt at "
+        f"{rate:g} MB/s. Each member fails independently with an annualized failure rate (AFR) of "
+        f"{afr:.2%}, and reads one unrecoverable sector per {bits:.0e} bits.\n\n"
+        "(a) How long does the rebuild take?\n"
+        "(b) How likely is data loss during it from a second failure if the group is RAID-5, and "
+        "from two more if it is RAID-6?\n"
+        "(c) How likely is at least one unrecoverable read error in the RAID-5 rebuild's reads?"
+    )
+    working = (
+        f"(a) {member_tb:g} TB / {rate:g} MB/s = {hours:,.2f} h.\n"
+        f"(b) lambda = -ln(1 - {afr:g}) / 8760 h = {lam:.4e} per hour, for each of the {n} survivors. "
+        f"RAID-5: 1 - exp(-{n} x lambda x {hours:,.2f} h) = {r5:.3e}. RAID-6: one member fails with "
+        f"p = 1 - exp(-lambda x T); two or more of {n}: 1 - q^{n} - {n} p q^{n - 1} = {r6:.3e} "
+        "(flashlab.array.second_failure_probability, raid6_loss_probability).\n"
+        f"(c) The rebuild reads {n} x {member_tb:g} TB = {n * member_tb:g} TB = {n * member_tb * 8e12:.3e} bits: "
+        f"1 - exp(-{n * member_tb * 8e12:.3e} / {bits:.0e}) = {ure:.3e} (flashlab.array.ure_probability). "
+        "RAID-6 would rebuild such a sector from its second parity."
+    )
+    answer = dict(drives=drives, member_tb=member_tb, rate_mb_s=rate, afr=afr, bits_per_error=bits, hours=hours,
+                  raid5_loss=r5, raid6_loss=r6, ure=ure)
+    return Problem("rebuild", seed, text, answer, working)
+
+
 # -------------------------------------------------------------------------------- bake
 def _bake(rng: np.random.Generator, seed: int) -> Problem:
     stress = float(rng.choice([70.0, 85.0, 100.0, 125.0]))
@@ -1181,6 +1217,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "sweep": _sweep,
     "capacity": _capacity,
     "reduction": _reduction,
+    "rebuild": _rebuild,
     "boost": _boost,
     "trim": _trim,
     "zns": _zns,
