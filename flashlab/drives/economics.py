@@ -171,35 +171,41 @@ def crossover_density(disk: Price, flash: Price) -> float:
 class TierCosts:
     """Three ways to buy a database (:func:`tier_costs`), dollars of whole devices.
 
-    ``all_disk``, ``all_flash``: one kind of device for capacity and IOPS; ``tiered``: disks for
-    all the data and for the reads the flash tier misses, plus a flash tier holding the hottest
-    ``flash_fraction`` of the blocks, which serves ``hit_fraction`` of the reads.
+    ``all_disk``, ``all_flash``: one kind of device for capacity and IOPS; ``tiered``: disks
+    holding all the data and serving the reads the flash tier misses, plus ``flash_devices``
+    flash drives caching the hottest ``flash_fraction`` of the blocks, which serve
+    ``hit_fraction`` of the reads; ``disk_devices`` disks.
     """
 
     all_disk: float
     all_flash: float
     tiered: float
+    flash_devices: int
+    disk_devices: int
     flash_fraction: float
     hit_fraction: float
 
     @property
     def best(self) -> str:
-        """The cheapest of ``"all_disk"``, ``"all_flash"`` and ``"tiered"``."""
+        """The cheapest of ``"all_disk"``, ``"all_flash"`` and ``"tiered"`` (ties to the first)."""
         costs = {"all_disk": self.all_disk, "all_flash": self.all_flash, "tiered": self.tiered}
         return min(costs, key=costs.get)
 
 
-#: Flash tier sizes :func:`tier_costs` tries, as fractions of the database.
-TIER_FRACTIONS = np.concatenate([np.geomspace(1e-4, 0.5, 40), [0.75]])
+#: Flash-tier sizes :func:`tier_costs` tries: every count up to this, a geometric grid beyond.
+EXACT_TIER_COUNTS = 2000
 
 
 def tier_costs(db_bytes: float, read_iops: float, s: float, disk: Price, flash: Price,
                block_bytes: int = 8192) -> TierCosts:
     """Cost of serving ``read_iops`` zipf(``s``) block reads over a database of ``db_bytes`` bytes
-    in blocks of ``block_bytes``: all on ``disk``, all on ``flash``, or on disks with the hottest
-    blocks also on flash (the flash tier's size, from :data:`TIER_FRACTIONS` of the database, the
-    cheapest). Whole devices (:func:`cheapest`'s rule). ``db_bytes`` in [1e6, 1e16],
-    ``read_iops`` in [0, 1e10], ``s`` in (0, 10], ``block_bytes`` int in [512, 2**20]."""
+    in blocks of ``block_bytes``: all on ``disk``, all on ``flash``, or on disks with a flash
+    cache of ``k`` drives in front, which holds the hottest ``k x`` capacity bytes (at most the
+    database) and serves their share of the reads (:func:`flashlab.db.hot_fraction`); the disks
+    hold all the data and serve the rest. ``k`` is the cheapest from 1 to the all-flash count
+    (every count up to 2,000, a geometric grid beyond). Whole devices, no RAID, no spares.
+    ``db_bytes`` in [1e6, 1e16], ``read_iops`` in [0, 1e10], ``s`` in (0, 10],
+    ``block_bytes`` int in [512, 2**20]."""
     size = check_real("db_bytes", db_bytes, 1e6, 1e16)
     iops = check_real("read_iops", read_iops, 0.0, 1e10)
     s = check_real("s", s, 0.0, 10.0, lo_open=True)
@@ -207,15 +213,20 @@ def tier_costs(db_bytes: float, read_iops: float, s: float, disk: Price, flash: 
     check_instance("disk", disk, Price)
     check_instance("flash", flash, Price)
     n = max(1, int(size // block))
-    hot = np.maximum(1, (TIER_FRACTIONS * n).astype(np.int64))
     total = harmonic(n, s)
-    hits = [harmonic(int(m), s) / total for m in hot]
+    k_all = _count(flash, size, iops)[0]
+    ks = np.arange(1, k_all + 1) if k_all <= EXACT_TIER_COUNTS else np.unique(
+        np.geomspace(1, k_all, EXACT_TIER_COUNTS).astype(np.int64))
     best = None
-    for f, h in zip(hot / n, hits):
-        cost = (_count(disk, size, (1 - h) * iops)[0] * disk.usd
-                + _count(flash, f * size, h * iops)[0] * flash.usd)
+    for k in ks:
+        hot = min(n, max(1, int(k * flash.capacity_bytes // block)))
+        h = harmonic(hot, s) / total
+        if k * flash.read_iops < h * iops:  # the tier cannot serve its own hits
+            continue
+        disks = _count(disk, size, (1 - h) * iops)[0]
+        cost = disks * disk.usd + int(k) * flash.usd
         if best is None or cost < best[0]:
-            best = (cost, float(f), float(h))
+            best = (cost, int(k), disks, hot / n, h)
     return TierCosts(all_disk=_count(disk, size, iops)[0] * disk.usd,
-                     all_flash=_count(flash, size, iops)[0] * flash.usd,
-                     tiered=best[0], flash_fraction=best[1], hit_fraction=best[2])
+                     all_flash=k_all * flash.usd, tiered=best[0], flash_devices=best[1], disk_devices=best[2],
+                     flash_fraction=best[3], hit_fraction=best[4])
