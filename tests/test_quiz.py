@@ -573,3 +573,9 @@ def test_placement_costs_from_first_principles(seed):
     assert a["tiered"] == pytest.approx(best)
     costs = {"all_disk": a["all_disk"], "all_flash": a["all_flash"], "tiered": a["tiered"]}
     assert a["best"] == min(costs, key=costs.get)
+
+
+def test_placement_same_seed_same_problem():
+    a, b = quiz.make("placement", 7), quiz.make("placement", 7)
+    assert a.text == b.text and a.solution() == b.solution()
+    assert len({quiz.make("placement", s).text for s in range(8)}) >= 4
