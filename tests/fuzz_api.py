@@ -49,7 +49,8 @@ RECORDS = {
     "db.FlushResult", "ssd.SlcPlateaus",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "array.RebuildResult",
     "quiz.Problem",
-    "drives.Row", "drives.Validation", "drives.Endurance",
+    "drives.Row", "drives.Validation", "drives.Endurance", "db.ColdCache", "db.KeepScan", "drives.Purchase",
+    "drives.TierCosts",
 }
 
 
@@ -669,6 +670,21 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"spec": qspec, "drive": qconf}, drive=Param("opt_obj", qconf, never=(x25e.nand,))), "ssd")
 
     # ---- db (database host models)
+    disk_price = DR.PRICES["disk"]
+    add("drives.Price", DR.Price, dataclass_params(disk_price, name="text", iops_from="text", date="text",
+                                                   source="text", note="text"), "db")
+    add("drives.cheapest", DR.cheapest,
+        params({"capacity_bytes": 2e12, "read_iops": 5000.0, "prices": None},
+               prices=Param("opt_obj", None, never=({}, {"x": 3}, [disk_price], "disk"))), "db")
+    add("drives.crossover_density", DR.crossover_density,
+        params({"disk": disk_price, "flash": DR.PRICES["ssd320"]},
+               disk=Param("obj", disk_price, never=(DR.SSD320, "disk", 3)),
+               flash=Param("obj", DR.PRICES["ssd320"], never=(DR.SSD320, "ssd320", 3))), "db", inf_ok=True)
+    add("drives.tier_costs", DR.tier_costs,
+        params({"db_bytes": 2e12, "read_iops": 5000.0, "s": 1.0, "disk": disk_price, "flash": DR.PRICES["ssd320"],
+                "block_bytes": 8192},
+               disk=Param("obj", disk_price, never=(DR.SSD320, "disk", 3)),
+               flash=Param("obj", DR.PRICES["ssd320"], never=(DR.SSD320, "ssd320", 3))), "db")
     add("db.rwmix", DB.rwmix,
         params({"config": sconf, "rwmixread": 70.0, "qd": 4, "read_size": 4096, "write_size": 8192, "requests": 400,
                 "span_fraction": 0.5, "seed": 0},
@@ -714,6 +730,14 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                flash_drives=Param("int", 1, cap=16), samples=Param("opt_int", 10, cap=300),
                disk=Param("opt_obj", CHEETAH_15K7, never=(rconf, "cheetah", 3)),
                flash=Param("opt_obj", rconf, never=(CHEETAH_15K7, "mlc", 3))), "db")
+
+    add("db.harmonic", DB.harmonic, params({"n": 10**6, "s": 1.0}), "db")
+    add("db.hot_fraction", DB.hot_fraction, params({"n_blocks": 10**6, "hot_blocks": 1000, "s": 1.0}), "db")
+    add("db.cold_cache_misses", DB.cold_cache_misses,
+        params({"lookups": 200_000, "keys": 10**6, "rows_per_block": 1}), "db")
+    add("db.keep_scan", DB.keep_scan,
+        params({"table_bytes": 1e9, "disk_read_mb_s": 1900.0, "flash_read_mb_s": 4300.0, "flash_write_mb_s": 2000.0,
+                "overlap": False}), "db")
 
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")

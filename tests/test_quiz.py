@@ -562,3 +562,39 @@ def test_zns_answer_is_the_arithmetic_and_the_host_meets_desnoyers_at_zone_size(
     assert a["model"] == pytest.approx(float(wa_greedy(raw / live - 1, a["zone_pages"])), rel=1e-12)
     assert a["model"] < a["host_wa"] < 1.05 * a["model"]
     assert a["bus"] == pytest.approx(2 * a["host_wa"] - 1, rel=1e-12) and a["device_wa"] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_placement_costs_from_first_principles(seed):
+    """Whole-device counts by hand; the tier's hit share by Hurwitz's zeta, not the engine's sum."""
+    from scipy.special import zeta
+
+    from flashlab.drives import PRICES
+
+    a = quiz.make("placement", seed).answer
+    disk, flash = PRICES["disk"], PRICES["ssd320"]
+    size, rate, s = a["db_bytes"], a["read_iops"], a["s"]
+
+    def buy(p, cap, iops):
+        return max(1, math.ceil(max(cap / p.capacity_bytes, iops / p.read_iops) - 1e-9))
+
+    assert a["all_disk"] == buy(disk, size, rate) * disk.usd
+    assert a["all_flash"] == buy(flash, size, rate) * flash.usd
+    assert a["crossover"] == pytest.approx(flash.usd_per_gb / disk.usd_per_iops)
+    n = int(size // 8192)
+    h_n = zeta(s, 1) - zeta(s, n + 1)
+    best = math.inf
+    for k in range(1, buy(flash, size, rate) + 1):
+        m = min(n, int(k * flash.capacity_bytes // 8192))
+        h = (zeta(s, 1) - zeta(s, m + 1)) / h_n
+        if k * flash.read_iops >= h * rate:
+            best = min(best, k * flash.usd + buy(disk, size, (1 - h) * rate) * disk.usd)
+    assert a["tiered"] == pytest.approx(best)
+    costs = {"all_disk": a["all_disk"], "all_flash": a["all_flash"], "tiered": a["tiered"]}
+    assert a["best"] == min(costs, key=costs.get)
+
+
+def test_placement_same_seed_same_problem():
+    a, b = quiz.make("placement", 7), quiz.make("placement", 7)
+    assert a.text == b.text and a.solution() == b.solution()
+    assert len({quiz.make("placement", s).text for s in range(8)}) >= 4

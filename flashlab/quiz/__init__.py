@@ -34,7 +34,9 @@ protection), ``logsync`` (the mean log file sync of committing sessions by Littl
 the log writer's log file parallel write), ``commit`` (what a PostgreSQL or InnoDB setting sends
 a real drive at commit, what a commit waits for with and without power-loss protection, and
 what a power cut can lose), ``mix`` (the read and write IOPS fio reports for
-``rwmixread`` at an iodepth, by Little's law), ``trim`` (a drive's over-provisioning with and
+``rwmixread`` at an iodepth, by Little's law), ``placement`` (a database's cost all on disk, all
+on flash and on disks behind a flash cache for its zipf reads, and the access density where flash
+wins), ``trim`` (a drive's over-provisioning with and
 without TRIM under file-system churn, and its write amplification), ``zns`` (where a zoned
 drive's cleaning cost goes: the host's greedy cleaner over zones, its write amplification and
 bus traffic), ``act`` (the load an ACT
