@@ -35,7 +35,11 @@ def axe_violations(page, rules: tuple[str, ...] | None = None) -> list[dict]:
     """axe-core's violations on ``page``: every rule, or only ``rules``."""
     from axe_playwright_python.sync_playwright import Axe
 
-    options = None if rules is None else {"runOnly": {"type": "rule", "values": list(rules)}}
+    # Only the violations are read: axe then records one node per passing rule instead of every
+    # node it checked, which halves the time of a run on a long page.
+    options = {"resultTypes": ["violations"]}
+    if rules is not None:
+        options["runOnly"] = {"type": "rule", "values": list(rules)}
     return Axe().run(page, options=options).response["violations"]
 
 
