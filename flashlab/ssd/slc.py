@@ -111,7 +111,7 @@ class SlcPlateaus:
 
     def seconds_to_write(self, nbytes: int) -> float:
         """Seconds a fresh drive takes to write ``nbytes`` (an int in [0, 2**62]) sequentially
-        (no folding while the host writes)."""
+        (the closed form: no folding under load, which the engine simulates)."""
         nbytes = check_int("nbytes", nbytes, 0, 2**62)
         fast = min(nbytes, self.knee_bytes)
         return (fast / self.slc_mb_s + (nbytes - fast) / self.direct_mb_s) / 1e6
