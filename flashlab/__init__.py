@@ -11,12 +11,18 @@ them: a layer is imported the first time it is named, as ``flashlab.ssd`` (or im
 directly, ``from flashlab.ssd import simulate_io``).
 
 Importing flashlab compiles nothing: numba kernels compile lazily on first call and
-are cached on disk.
+are cached on disk, in a folder per version of the kernels' sources (:mod:`flashlab._numba_cache`).
 """
 
 import importlib
 
+from flashlab._numba_cache import use_source_keyed_cache as _use_source_keyed_cache
+
 __version__ = "0.1.0"
+
+# Before any kernel module is imported: numba's cache folder for this version of the kernels'
+# sources (numba itself checks only each kernel's own file; see flashlab._numba_cache).
+_use_source_keyed_cache()
 
 _LAYERS = ("array", "cell", "db", "device", "drives", "ftl", "presets", "quiz", "ssd", "sweep", "tech", "viz", "workload")
 

@@ -42,7 +42,7 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 # Results the engine returns (records, not inputs): no target, but listed so a new record is a
 # decision, not an omission. Their methods are fuzzed when they take arguments.
 RECORDS = {
-    "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramDisturb", "cell.ProgramTimes", "cell.RberResult",
+    "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramDisturb", "cell.ProgramTimes", "cell.RberResult", "ftl.ZnsResult",
     "cell.ReadRetryResult", "cell.VthComparison", "cell.SoftReadChannel", "cell.FerResult", "cell.FerCurve", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
@@ -380,8 +380,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("device.timing_preset", D.timing_preset, params({"name": "mlc"}), "device")
 
     # ---- workload
-    wl = W.Workload("hotcold", read_fraction=0.2)
+    wl = W.Workload("regions", regions=((0.3, 0.7), (0.7, 0.3)), read_fraction=0.2)
     add("workload.Workload", W.Workload, dataclass_params(wl), "workload")
+    add("workload.Workload.region_starts", wl.region_starts, params({"user_pages": 1000}), "workload")
 
     def first_chunk(obj):
         return lambda **kw: next(obj.chunks(**kw))
@@ -421,7 +422,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                user_pages=Param("opt_int", 100)), "workload")
 
     # ---- ftl
-    add("ftl.FtlConfig", F.FtlConfig, dataclass_params(F.FtlConfig(dynamic_wl=True, endurance=50)), "ftl")
+    add("ftl.FtlConfig", F.FtlConfig,
+        dataclass_params(F.FtlConfig(separation="tagged", handle_starts=(3, 9), dynamic_wl=True, endurance=50)), "ftl")
     add("ftl.Ftl", F.Ftl, params({"geometry": geo, "config": F.FtlConfig(), "seed": 1}), "ftl")
 
     def fresh_ftl():
@@ -456,6 +458,14 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                 "precondition": True, "measure_fills": 0.25, "samples": 20, "progress": False},
                fills=Param("real", 0.5, cap=20), measure_fills=Param("opt_real", 0.25), progress="opt_bool",
                samples=Param("int", 20, cap=10**6)), "ftl")
+    zgeo = D.Geometry(blocks_per_plane=64, pages_per_block=8, op=0.5)
+    add("ftl.zone_geometry", F.zone_geometry, params({"geometry": zgeo, "zone_blocks": 2, "host_op": 0.4},
+                                                     host_op="opt_real"), "ftl")
+    add("ftl.simulate_zns", F.simulate_zns,
+        params({"geometry": zgeo, "workload": W.Workload(), "zone_blocks": 2, "host_op": 0.5, "handle_starts": (40,),
+                "fills": 0.5, "seed": 1}, host_op="opt_real", fills=Param("real", 0.5, cap=20),
+               # () is valid here (one log for all data): the tuple kind's bad values less it
+               handle_starts=Param("anything", (40,), never=[v for v in _NEVER["tuple"] if v != ()])), "ftl")
     add("ftl.Stepper", F.Stepper, params({"geometry": F.stepper.TINY_GEOMETRY, "config": F.stepper.TINY_CONFIG,
                                           "workload": W.Workload(), "seed": 0}), "ftl")
     add("ftl.Stepper.step", method(lambda: F.Stepper(), "step"), params({"n": 3}, n=Param("int", 3, cap=2000)),

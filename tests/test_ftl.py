@@ -24,6 +24,7 @@ from flashlab.ftl import (
     wa_greedy,
     wa_hot_cold,
 )
+from flashlab.ftl import _kernels as K
 from flashlab.ftl.stepper import TINY_CONFIG
 from flashlab.workload import Workload
 
@@ -296,7 +297,7 @@ def test_oracle_separation_keeps_hot_and_cold_pages_in_blocks_of_their_own():
     ppb = g.pages_per_block
     assert ftl.counters["gc_copies"] > g.user_pages
     assert (snap.frontiers >= 0).sum() >= 3
-    for stream, is_hot in ((0, True), (1, False), (2, True), (3, False)):
+    for stream, is_hot in ((0, True), (1, False), (K.GC_STREAM, True), (K.GC_STREAM + 1, False)):
         b = snap.frontiers[stream]
         if b >= 0:  # an open block of that stream holds its class only
             held = snap.page_lba[b * ppb:(b + 1) * ppb]

@@ -6,8 +6,10 @@ block is erased, and the counters add up (programs = host writes + GC + WL + ref
 erases = the sum of per-block erase counts).
 """
 
+from dataclasses import replace
+
 import numpy as np
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -43,9 +45,13 @@ class FtlMachine(RuleBasedStateMachine):
         config = FtlConfig(policy=policy, d=3, separation=separation, gc_low=low, gc_high=low + 1,
                            dynamic_wl=dynamic_wl, static_wl_threshold=static_wl,
                            read_refresh_limit=refresh, endurance=endurance, hot_window=0.3,
-                           hot_lbas=3 if separation == "oracle" else 0)
+                           hot_lbas=3 if separation == "oracle" else 0,
+                           handle_starts=(1,) if separation == "tagged" else ())
         op = min_op(Geometry(blocks_per_plane=blocks, pages_per_block=ppb), config) + 0.01 + extra_op
         self.g = Geometry(blocks_per_plane=blocks, pages_per_block=ppb, op=op)
+        if separation == "tagged":  # two handles, split in the middle of the LBAs
+            assume(self.g.user_pages >= 2)
+            config = replace(config, handle_starts=(self.g.user_pages // 2,))
         self.ftl = Ftl(self.g, config, seed=seed)
         self.model = {}  # lba -> stamp of its last write
         self.prev = self.ftl.snapshot()

@@ -508,3 +508,20 @@ def test_act_worked_by_hand(seed):
 def test_act_verdicts_vary():
     verdicts = {quiz.make("act", seed).answer["verdict"] for seed in range(60)}
     assert verdicts == {"pass", "fail", "not supported"}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_zns_answer_is_the_arithmetic_and_the_host_meets_desnoyers_at_zone_size(seed):
+    """Zones and their pages from the stated sizes, Desnoyers' greedy model at the host's op and
+    the zone's size, the bus traffic from the host's WA, and the simulated host cleaner within
+    5 % above the model (its free and open zones hold no data; 0.6 to 4.1 % over the draws)."""
+    from flashlab.ftl import wa_greedy
+    from flashlab.quiz.problems import ZNS_BLOCKS, ZNS_PPB
+
+    a = quiz.make("zns", seed).answer
+    assert (a["zones"], a["zone_pages"]) == (ZNS_BLOCKS // a["zone_blocks"], ZNS_PPB * a["zone_blocks"])
+    raw = ZNS_BLOCKS * ZNS_PPB
+    live = math.floor(raw / (1 + a["host_op"]) + 1e-9)  # the host's live pages at its op
+    assert a["model"] == pytest.approx(float(wa_greedy(raw / live - 1, a["zone_pages"])), rel=1e-12)
+    assert a["model"] < a["host_wa"] < 1.05 * a["model"]
+    assert a["bus"] == pytest.approx(2 * a["host_wa"] - 1, rel=1e-12) and a["device_wa"] == 1.0

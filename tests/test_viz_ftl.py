@@ -201,3 +201,14 @@ def test_helpers_refuse_what_they_would_misread(call, match):
     'high <= 0' or AttributeError instead of naming the parameter."""
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_where_the_writes_go_states_each_bar_and_refuses_bad_rows():
+    st = F.where_the_writes_go({"drive": (2.5, 0.0), "ZNS": (0.0, 2.25)})
+    json.dumps(json_item(st.shown))
+    text = st.access.region_html
+    assert "drive: 3.50 flash writes per application write (2.50 copied by the drive, 0.00 by the host)" in text
+    assert "ZNS: 3.25 flash writes per application write (0.00 copied by the drive, 2.25 by the host)" in text
+    for bad, match in (({}, "rows must be a non-empty dict"), ({"x": (-1.0, 0.0)}, r"rows\['x'\]")):
+        with pytest.raises(ValueError, match=match):
+            F.where_the_writes_go(bad)

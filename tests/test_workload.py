@@ -16,9 +16,9 @@ def take(workload, user, n, seed=0, chunk_size=4096):
     return np.concatenate(ops)[:n], np.concatenate(lbas)[:n]
 
 
-@pytest.mark.parametrize("pattern", ["uniform", "hotcold", "zipf", "sequential"])
+@pytest.mark.parametrize("pattern", ["uniform", "hotcold", "regions", "zipf", "sequential"])
 def test_streams_are_seeded_chunked_and_in_range(pattern):
-    wl = Workload(pattern)
+    wl = Workload(pattern, regions=((0.3, 0.6), (0.7, 0.4)) if pattern == "regions" else ())
     ops, lbas = take(wl, 1000, 20000, seed=3)
     again_ops, again = take(wl, 1000, 20000, seed=3)
     assert np.array_equal(lbas, again) and np.array_equal(ops, again_ops)

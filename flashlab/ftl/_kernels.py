@@ -54,29 +54,35 @@ B_FREE, B_OPEN, B_CLOSED, B_RETIRED, B_FULL, B_SLC = 0, 1, 2, 3, 4, 5
 (HOST_WRITES, HOST_READS, TRIMS, GC_COPIES, WL_COPIES, REFRESH_COPIES, ERASE_OPS, FREE_BLOCKS,
  EC_MIN, EC_MAX, RETIRED, GC_VICTIMS) = range(12)
 NSERIES = 12
-READ_ONLY, EC_MIN_COUNT, FRONT, POOL_SEQ, GOOD, LAST_VICTIM = 12, 13, 14, 18, 19, 20
+# Write streams, one open block (frontier) each: a host stream and a GC stream per placement
+# handle. Host stream h is FRONT + h, GC stream h is FRONT + GC_STREAM + h. Without handles only
+# host stream 0 (and 1: the cold host stream of temperature separation) and GC stream 0 are used;
+# oracle separation has two handles (hot, cold), tagged separation up to MAX_HANDLES.
+MAX_HANDLES = 8
+GC_STREAM = MAX_HANDLES
+N_STREAMS = 2 * MAX_HANDLES
+READ_ONLY, EC_MIN_COUNT, FRONT = 12, 13, 14
+POOL_SEQ, GOOD, LAST_VICTIM = FRONT + N_STREAMS, FRONT + N_STREAMS + 1, FRONT + N_STREAMS + 2
 # FULL_BLOCKS: blocks in state B_FULL; VICTIM_WAITS: victim searches that found no closed block
 # while some were FULL (GC then waits for a program to end)
-FULL_BLOCKS, VICTIM_WAITS = 21, 22
+FULL_BLOCKS, VICTIM_WAITS = FRONT + N_STREAMS + 3, FRONT + N_STREAMS + 4
 # SLC_BLOCKS: blocks in state B_SLC (taken out of the pool once, before any write: take_slc_blocks)
-SLC_BLOCKS = 23
-NCTR = 24
-# frontiers FRONT+0 host (hot), FRONT+1 host cold, FRONT+2 GC (with oracle separation: GC copies
-# of hot LBAs), FRONT+3 GC copies of cold LBAs (oracle separation only)
-N_STREAMS = 4
-GC_STREAM, GC_COLD_STREAM = 2, 3
+SLC_BLOCKS = FRONT + N_STREAMS + 5
+NCTR = FRONT + N_STREAMS + 6
 
 # read-only reasons
 RO_NONE, RO_WORN_OUT, RO_NO_SPACE = 0, 1, 2
 
 # prm
+# P_N_HANDLES placement handles (1: none); handle h >= 1 holds LBAs from P_HANDLE_START + h up to
+# the next handle's start (handle 0 starts at LBA 0)
 (P_PPB, P_USER, P_POLICY, P_D, P_LOW, P_HIGH, P_SEP, P_HOT_WINDOW, P_DYN_WL,
- P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN, P_HOT_LBAS, P_TIES) = range(15)
-NPRM = 15
+ P_STATIC_WL, P_REFRESH, P_ENDURANCE, P_N_OPEN, P_TIES, P_N_HANDLES, P_HANDLE_START) = range(16)
+NPRM = P_HANDLE_START + MAX_HANDLES
 
 # policies and stream separation
 GREEDY, FIFO, COST_BENEFIT, RANDOM, D_CHOICES = range(5)
-SEP_NONE, SEP_GC, SEP_TEMPERATURE, SEP_ORACLE = range(4)
+SEP_NONE, SEP_GC, SEP_TEMPERATURE, SEP_ORACLE, SEP_TAGGED = range(5)
 # greedy's choice among the blocks of the lowest valid count: the first to reach it (the head of
 # its list), the last (its tail), or the lowest block number
 TIE_FIRST, TIE_LAST, TIE_INDEX = range(3)
@@ -379,23 +385,37 @@ def _erase(s, b):
 
 
 @_inline_kernel
-def _gc_stream(s, lba):
-    """Frontier for a GC copy of an LBA: the host's with no separation; with oracle separation
-    the GC frontier of the LBA's class (hot: below P_HOT_LBAS); else the one GC frontier."""
+def _handle(s, lba):
+    """Placement handle of an LBA: the last handle whose first LBA is at or below it (0 when
+    the FTL has no handles)."""
     prm = s[6]
-    if prm[P_SEP] == SEP_NONE:
+    h = prm[P_N_HANDLES] - 1
+    while h > 0 and lba < prm[P_HANDLE_START + h]:
+        h -= 1
+    return h
+
+
+@_inline_kernel
+def _gc_stream(s, lba):
+    """Frontier for a GC copy of an LBA: the host's with no separation, else the GC frontier of
+    the LBA's placement handle (the one GC frontier when there are no handles)."""
+    if s[6][P_SEP] == SEP_NONE:
         return 0
-    if prm[P_SEP] == SEP_ORACLE and lba >= prm[P_HOT_LBAS]:
-        return GC_COLD_STREAM
-    return GC_STREAM
+    return GC_STREAM + _handle(s, lba)
 
 
 @_inline_kernel
 def _can_relocate(s, n):
     """True if n pages can be copied without running out of free blocks (into whichever GC
-    frontiers they go: the cold one is open with oracle separation only)."""
-    room = _room(s, 0 if s[6][P_SEP] == SEP_NONE else GC_STREAM) + _room(s, GC_COLD_STREAM)
-    return room + s[5][FREE_BLOCKS] * s[6][P_PPB] >= n
+    frontiers they go: one per placement handle)."""
+    prm = s[6]
+    if prm[P_SEP] == SEP_NONE:
+        room = _room(s, 0)
+    else:
+        room = 0
+        for h in range(prm[P_N_HANDLES]):
+            room += _room(s, GC_STREAM + h)
+    return room + s[5][FREE_BLOCKS] * prm[P_PPB] >= n
 
 
 @_kernel
@@ -531,11 +551,11 @@ def _collect(s):
 @_inline_kernel
 def _host_stream(s, lba):
     """Frontier for a host write: 0, or with temperature separation 1 for cold data (the LBA was
-    last written more than hot_window host writes ago, or never); with oracle separation 1 for
-    LBAs at or above P_HOT_LBAS (the workload's hot set is known)."""
+    last written more than hot_window host writes ago, or never); with placement handles (oracle
+    or tagged separation) the host frontier of the LBA's handle."""
     prm = s[6]
-    if prm[P_SEP] == SEP_ORACLE:
-        return 0 if lba < prm[P_HOT_LBAS] else 1
+    if prm[P_N_HANDLES] > 1:
+        return _handle(s, lba)
     if prm[P_SEP] != SEP_TEMPERATURE:
         return 0
     old = s[1][lba]

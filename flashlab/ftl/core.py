@@ -32,9 +32,9 @@ from flashlab.ftl import _kernels as K
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 
 POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
-SEPARATIONS = ("none", "gc", "temperature", "oracle")
+SEPARATIONS = ("none", "gc", "temperature", "oracle", "tagged")
+MAX_HANDLES = K.MAX_HANDLES
 TIE_BREAKS = ("first", "last", "index")
-_OPEN_FRONTIERS = {"none": 1, "gc": 2, "temperature": 3, "oracle": 4}
 _READ_ONLY_REASONS = {
     K.RO_NONE: "",
     K.RO_WORN_OUT: "too few good blocks left (retired at the endurance limit) to hold every LBA "
@@ -72,12 +72,21 @@ class FtlConfig:
         into hot and cold frontiers by the time since the LBA's previous write), ``oracle`` (as
         ``temperature``, but the split knows the workload: LBAs below ``hot_lbas`` are hot, as in
         a ``hotcold`` workload whose hot set is its lowest LBAs, and GC copies go to a hot or a
-        cold GC frontier by the same split, so hot and cold pages never share a block).
+        cold GC frontier by the same split, so hot and cold pages never share a block: two
+        placement handles), ``tagged`` (the host tags its writes with placement handles, as
+        NVMe multi-stream and Flexible Data Placement let it: each handle, a range of LBAs given
+        by ``handle_starts``, has a host frontier and a GC frontier of its own, so data of two
+        handles never share a block; ``oracle`` is ``tagged`` with ``handle_starts=(hot_lbas,)``).
     hot_window : float in (0, 1000], drive writes
         With ``temperature``: a rewrite is hot if the LBA's previous write was less than
         ``hot_window * user_pages`` host writes ago.
     hot_lbas : int >= 0
         With ``oracle`` (required, >= 1): LBAs ``[0, hot_lbas)`` are hot.
+    handle_starts : tuple of int, strictly increasing, each in [1, 2**31 - 1]
+        With ``tagged`` (required: 1 to ``MAX_HANDLES - 1`` entries; empty otherwise): the first
+        LBA of each placement handle after the first. Handle 0 holds LBAs ``[0,
+        handle_starts[0])``, handle ``h`` holds ``[handle_starts[h - 1], handle_starts[h])``, the
+        last one the LBAs from its start up; every start must be below the device's user pages.
     gc_low, gc_high : int
         Free-block watermarks: GC starts when fewer than ``gc_low`` blocks are free and stops
         at ``gc_high``. ``gc_low >= 1`` (``>= 2`` with a separate GC frontier), ``gc_high >= gc_low``.
@@ -101,6 +110,7 @@ class FtlConfig:
     separation: str = "gc"
     hot_window: float = 0.5
     hot_lbas: int = 0
+    handle_starts: tuple = ()
     gc_low: int = 2
     gc_high: int = 3
     dynamic_wl: bool = False
@@ -116,6 +126,7 @@ class FtlConfig:
         check_choice("separation", self.separation, SEPARATIONS)
         check_real("hot_window", self.hot_window, 0.0, 1000.0, lo_open=True)
         check_int("hot_lbas", self.hot_lbas, 1 if self.separation == "oracle" else 0, 2**31 - 1)
+        _check_handle_starts(self.handle_starts, self.separation == "tagged")
         check_int("gc_low", self.gc_low, 1 if self.separation == "none" else 2, 2**31 - 1)
         check_int("gc_high", self.gc_high, 1, 2**31 - 1)
         if self.gc_high < self.gc_low:
@@ -126,9 +137,35 @@ class FtlConfig:
         check_int("endurance", self.endurance, 0, 2**31 - 1)
 
     @property
+    def handles(self) -> int:
+        """Placement handles: 2 with ``oracle`` (hot, cold), ``len(handle_starts) + 1`` with
+        ``tagged``, else 1 (no handles)."""
+        return len(self.handle_bounds)
+
+    @property
+    def handle_bounds(self) -> tuple:
+        """First LBA of each placement handle, ``(0,)`` without handles."""
+        if self.separation == "oracle":
+            return (0, self.hot_lbas)
+        return (0,) + tuple(self.handle_starts)
+
+    @property
     def open_frontiers(self) -> int:
-        """Blocks open for writing at a time (one per write stream)."""
-        return _OPEN_FRONTIERS[self.separation]
+        """Blocks open for writing at a time (one per write stream): 1 with ``none``, 2 with
+        ``gc``, 3 with ``temperature`` and a host and a GC frontier per placement handle."""
+        if self.handles > 1:
+            return 2 * self.handles
+        return {"none": 1, "gc": 2, "temperature": 3}[self.separation]
+
+
+def _check_handle_starts(starts, required: bool) -> None:
+    lo = 1 if required else 0
+    hi = MAX_HANDLES - 1 if required else 0
+    if not isinstance(starts, tuple) or not lo <= len(starts) <= hi:
+        raise ValueError(f"handle_starts must be a tuple of {lo} to {hi} LBAs "
+                         f"({'with' if required else 'without'} separation='tagged'); got {quote(starts)}")
+    for i, start in enumerate(starts):
+        check_int(f"handle_starts[{i}]", start, 1 if i == 0 else starts[i - 1] + 1, 2**31 - 1)
 
 
 def min_op(geometry: Geometry, config: FtlConfig) -> float:
@@ -219,8 +256,8 @@ class Snapshot:
     block_state: np.ndarray  # int8: BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_RETIRED
     block_valid: np.ndarray  # int32: valid pages per block
     block_erases: np.ndarray  # int32: erase count per block
-    frontiers: np.ndarray  # int32[4]: open block of the host (hot), host cold, GC (hot) and GC cold
-                           # streams, -1 if none
+    frontiers: np.ndarray  # int32[2 x MAX_HANDLES]: open block of each host stream (0: host, or hot;
+                           # 1: host cold; h: handle h), then of each GC stream (handle h), -1 if none
     last_victim: int  # block most recently relocated (GC, wear levelling or refresh), -1 if none
     counters: dict  # host_writes, gc_copies, ... as in Ftl.counters
     read_only: bool
@@ -239,6 +276,9 @@ class Ftl:
         check_instance("config", config, FtlConfig)
         check_seed("seed", seed)
         check_capacity(geometry, config)
+        if config.separation == "tagged" and config.handle_bounds[-1] >= geometry.user_pages:
+            raise ValueError(f"every placement handle must start below the user pages, "
+                             f"{geometry.user_pages}; got handle starts {config.handle_bounds[1:]}")
         self.geometry, self.config, self.seed = geometry, config, seed
         nb, ppb, user = geometry.blocks, geometry.pages_per_block, geometry.user_pages
         # its state twice: runs copy it
@@ -270,7 +310,8 @@ class Ftl:
         prm[K.P_REFRESH] = config.read_refresh_limit
         prm[K.P_ENDURANCE] = config.endurance
         prm[K.P_N_OPEN] = config.open_frontiers
-        prm[K.P_HOT_LBAS] = config.hot_lbas
+        prm[K.P_N_HANDLES] = config.handles
+        prm[K.P_HANDLE_START:K.P_HANDLE_START + config.handles] = config.handle_bounds
         rng = np.random.SeedSequence([seed, 2]).generate_state(1, np.uint64)
         self._s = (pages, l2p, blk, blk64, lists, ctr, prm, rng)
 

@@ -32,7 +32,9 @@ the log writer's log file parallel write), ``commit`` (what a PostgreSQL or Inno
 a real drive at commit, what a commit waits for with and without power-loss protection, and
 what a power cut can lose), ``mix`` (the read and write IOPS fio reports for
 ``rwmixread`` at an iodepth, by Little's law), ``trim`` (a drive's over-provisioning with and
-without TRIM under file-system churn, and its write amplification), ``act`` (the load an ACT
+without TRIM under file-system churn, and its write amplification), ``zns`` (where a zoned
+drive's cleaning cost goes: the host's greedy cleaner over zones, its write amplification and
+bus traffic), ``act`` (the load an ACT
 multiple asks of a device, and ACT's verdict on a second's slow reads). The command line
 equivalent is
 ``flashlab quiz TOPIC --seed N [--solve]``.

@@ -35,6 +35,7 @@ from flashlab.drives.qualify import ACT_LIMITS, act_load, act_rules
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
 from flashlab.ftl.models import wa_greedy
 from flashlab.ftl.simulate import simulate
+from flashlab.ftl.zns import simulate_zns
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.sim import HostLoad, simulate_io
 from flashlab.tech.generations import TLC_1X
@@ -857,6 +858,48 @@ def _trim(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("trim", seed, text, answer, working)
 
 
+# ----------------------------------------------------------------------------------- zns
+#: The zoned drive of the ``zns`` topic: erase blocks and their pages, and the draws.
+ZNS_BLOCKS, ZNS_PPB = 4096, 8
+ZNS_ZONE_BLOCKS = (1, 2, 4, 8)
+ZNS_HOST_OPS = (0.15, 0.2, 0.3)
+
+
+def _zns(rng: np.random.Generator, seed: int) -> Problem:
+    zone_blocks = int(rng.choice(ZNS_ZONE_BLOCKS))
+    host_op = float(rng.choice(ZNS_HOST_OPS))
+    g = Geometry(blocks_per_plane=ZNS_BLOCKS, pages_per_block=ZNS_PPB, op=host_op)
+    z = simulate_zns(g, zone_blocks=zone_blocks, fills=4.0, seed=seed)
+    model = float(wa_greedy(z.host_op, z.zone_pages))
+    text = (
+        f"A zoned (ZNS) drive has {ZNS_BLOCKS} erase blocks of {ZNS_PPB} pages, and each zone is "
+        f"{zone_blocks} erase block(s). The host's log-structured file system keeps its live data with a "
+        f"spare of op = {host_op:g} (free space over live data), overwrites pages uniformly at random and "
+        "cleans with a greedy cleaner: it resets the zone with the fewest live pages after copying them "
+        "to an open zone.\n\n"
+        "(a) How many zones are there, of how many pages?\n"
+        "(b) Predict the host's write amplification (pages it sends the drive per page the application "
+        "writes) from Desnoyers' greedy model, and the drive's own.\n"
+        "(c) How many pages cross the bus per application page write?\n"
+        "(d) Check (b) with flashlab.ftl.simulate_zns."
+    )
+    bus = 1.0 + 2.0 * (z.host_wa - 1.0)
+    working = (
+        f"(a) {ZNS_BLOCKS} / {zone_blocks} = {z.zones} zones of {ZNS_PPB} x {zone_blocks} = {z.zone_pages} "
+        "pages.\n"
+        f"(b) The host's cleaner is greedy garbage collection with zones for blocks: Desnoyers' model at "
+        f"op {host_op:g} and {z.zone_pages} pages per unit gives {model:.2f}. The drive copies nothing (a "
+        "zone is written in order and reset whole), so its write amplification is 1.\n"
+        f"(c) Each copy is read from the drive and written back: 1 + 2 x ({z.host_wa:.2f} - 1) = {bus:.2f} "
+        "pages, with the engine's figure.\n"
+        f"(d) The engine: {z.host_wa:.2f}, a little above the model, because the free and open zones the "
+        "cleaner holds back hold no data."
+    )
+    answer = dict(zone_blocks=zone_blocks, host_op=host_op, zones=z.zones, zone_pages=z.zone_pages,
+                  model=model, host_wa=z.host_wa, device_wa=z.device_wa, bus=bus)
+    return Problem("zns", seed, text, answer, working)
+
+
 # ----------------------------------------------------------------------------------- act
 #: Load multiples of the ACT quiz, and shares (%) of a second's reads over 1, 8 and 64 ms drawn
 #: near ACT's limits (5, 1 and 0.1%), on both sides of each.
@@ -1093,6 +1136,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "reduction": _reduction,
     "boost": _boost,
     "trim": _trim,
+    "zns": _zns,
     "act": _act,
 }
 

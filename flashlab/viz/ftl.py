@@ -11,6 +11,8 @@
   it costs.
 * :func:`trim_churn`: live share of the user space x TRIM on or off -> write amplification of a
   churning file system, and where the raw pages are.
+* :func:`where_the_writes_go`: flash writes per application write, split into the drive's GC
+  copies and a zoned drive's host cleaner's copies (a static figure of given results).
 
 Each function returns an :class:`~flashlab.viz.explorable.Explorable`; call ``.static()`` for
 the HTML book or ``.live()`` in a kernel. Every number comes from the engine (``flashlab.ftl``).
@@ -32,7 +34,7 @@ from ..ftl.stepper import TINY_CONFIG, TINY_GEOMETRY
 from ..ftl import (PAGE_FREE, PAGE_STALE, PAGE_VALID, Ftl, FtlConfig, Snapshot, Stepper, simulate, wa_agarwal,
                    wa_fifo, wa_greedy)
 from ..workload import FileChurn, Workload
-from .explorable import Control, Explorable, StaticExplorable
+from .explorable import Control, Explorable, StaticExplorable, accessible
 from .style import (
     HIGHLIGHT, PALETTE, PROGRAMMED, REFERENCE, label_ticks, legend_below, new_figure, style_legend, summary_column,
     summary_html,
@@ -747,3 +749,42 @@ def trim_churn(blocks: int = 1024, pages_per_block: int = 32, op: float = 0.1, f
             Control("file_system", "The file system", TRIM_SETTINGS, TRIM_SETTINGS[0], fmt="{}"),
         ],
     )
+
+
+# =============================================================================== placement: FDP and ZNS
+#: Colour of each part of a write's cost: the application's write, the drive's copies, the host's.
+WRITE_PARTS = {"application write": PALETTE[0], "drive's GC copies": PALETTE[3], "host's cleaning copies": PALETTE[1]}
+
+
+def where_the_writes_go(rows: dict) -> StaticExplorable:
+    """Flash page programs per application page write, split by who made them, for each
+    configuration in ``rows`` (label -> (the drive's GC copies, the host's cleaning copies), both
+    per application page write, as :func:`flashlab.ftl.simulate` and
+    :func:`flashlab.ftl.simulate_zns` report them): horizontal stacked bars, one per row, with a
+    sentence that states every bar's parts."""
+    if not isinstance(rows, dict) or not rows:
+        raise ValueError(f"rows must be a non-empty dict of label -> (drive copies, host copies); got {rows!r}")
+    labels = list(rows)
+    parts = np.array([[1.0, *(check_real(f"rows[{k!r}]", v, 0.0, 1e3) for v in rows[k])] for k in labels])
+    total = parts.sum(axis=1)
+    p = new_figure("Flash writes per application write, by who issues them", "flash page programs per "
+                   "application page write", "", height=70 + 42 * len(labels),
+                   x_range=(0, float(total.max()) * 1.12), y_range=FactorRange(*reversed(labels)),
+                   tooltips=[("", "@label"), ("part", "@part"), ("pages", "@pages{0.00}")])
+    left = np.zeros(len(labels))
+    sources = {}
+    for j, (part, colour) in enumerate(WRITE_PARTS.items()):
+        src = ColumnDataSource({"label": labels, "left": left.copy(), "right": left + parts[:, j],
+                                "part": [part] * len(labels), "pages": parts[:, j]})
+        p.hbar(y="label", left="left", right="right", height=0.7, source=src, color=colour, legend_label=part)
+        sources[part] = src
+        left += parts[:, j]
+    totals = ColumnDataSource({"label": labels, "x": total, "text": [f"{t:.2f}" for t in total]})
+    p.text(x="x", y="label", text="text", source=totals, x_offset=4, text_baseline="middle", text_font_size="12px")
+    p.ygrid.visible = False
+    legend_below(p, 3, keep_plot_height=True)
+    sentence = "; ".join(f"{k}: {t:.2f} flash writes per application write ({d:.2f} copied by the drive, "
+                         f"{h:.2f} by the host)" for k, t, (_, d, h) in zip(labels, total, parts))
+    layout, targets = summary_column({"summary": summary_html(sentence + ".")}, p, targets=sources)
+    access = accessible(layout, targets)
+    return StaticExplorable(access.layout, 1, access=access)

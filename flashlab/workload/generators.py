@@ -1,4 +1,5 @@
-"""Synthetic host workloads: uniform, hot/cold, Zipf and sequential, with optional reads and TRIMs.
+"""Synthetic host workloads: uniform, hot/cold, regions, Zipf and sequential, with optional reads and
+TRIMs.
 
 All generation is vectorised NumPy driven by ``numpy.random.Generator`` seeded from ``seed``:
 the same seed and chunk size give the same stream, bit for bit.
@@ -12,10 +13,11 @@ from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
-from flashlab._validate import check_choice, check_int, check_real, check_seed, plain_fields
+from flashlab._validate import check_choice, check_int, check_real, check_seed, plain_fields, quote
 from flashlab.workload import OP_READ, OP_TRIM, OP_WRITE
 
-PATTERNS = ("uniform", "hotcold", "zipf", "sequential")
+PATTERNS = ("uniform", "hotcold", "regions", "zipf", "sequential")
+MAX_REGIONS = 8
 DEFAULT_CHUNK = 1 << 16
 
 
@@ -28,10 +30,16 @@ class Workload:
     pattern : one of PATTERNS
         ``uniform``: every LBA equally likely. ``hotcold``: a fraction ``hot_fraction`` of the
         LBAs (the lowest ones) receives ``hot_share`` of the requests, e.g. 80/20 is
-        ``hot_share=0.8, hot_fraction=0.2`` and 90/10 is ``0.9, 0.1``. ``zipf``: LBA ``k - 1``
+        ``hot_share=0.8, hot_fraction=0.2`` and 90/10 is ``0.9, 0.1``. ``regions``: the LBAs
+        split into consecutive regions (data sets), each written uniformly at its own rate, as
+        ``regions`` gives them. ``zipf``: LBA ``k - 1``
         has probability proportional to ``k ** -zipf_exponent``. ``sequential``: LBAs
         0, 1, 2, ... wrapping at the user capacity.
     hot_fraction, hot_share : float in (0, 1)
+    regions : tuple of (fraction, share) pairs
+        With ``regions`` (required: 2 to ``MAX_REGIONS`` pairs; empty otherwise): region ``k``
+        holds a share ``fraction`` of the LBAs, in order from LBA 0 (:meth:`region_starts`), and
+        takes a share ``share`` of the requests; each in (0, 1], and each column sums to 1.
     zipf_exponent : float in (0, 10]
     read_fraction, trim_fraction : float in [0, 1), summing below 1
         Shares of reads and TRIMs among requests (the rest are writes); their LBAs follow
@@ -42,6 +50,7 @@ class Workload:
     _: KW_ONLY
     hot_fraction: float = 0.2
     hot_share: float = 0.8
+    regions: tuple = ()
     zipf_exponent: float = 1.0
     read_fraction: float = 0.0
     trim_fraction: float = 0.0
@@ -51,9 +60,22 @@ class Workload:
         check_choice("pattern", self.pattern, PATTERNS)
         check_real("hot_fraction", self.hot_fraction, 0.0, 1.0, lo_open=True, hi_open=True)
         check_real("hot_share", self.hot_share, 0.0, 1.0, lo_open=True, hi_open=True)
+        _check_regions(self.regions, self.pattern == "regions")
         check_real("zipf_exponent", self.zipf_exponent, 0.0, 10.0, lo_open=True)
         check_real("read_fraction", self.read_fraction, 0.0, 1.0, hi_open=True)
         check_real("trim_fraction", self.trim_fraction, 0.0, 1.0 - self.read_fraction, hi_open=True)
+
+    def region_starts(self, user_pages: int) -> tuple[int, ...]:
+        """First LBA of each region after the first (``regions`` pattern; empty otherwise):
+        region ``k`` ends where the cumulative LBA fraction of regions ``0..k`` does, rounded up,
+        and every region holds at least one LBA."""
+        user_pages = check_int("user_pages", user_pages, max(1, len(self.regions)), 2**31 - 1)
+        starts, cum = [], 0.0
+        for k, (fraction, _) in enumerate(self.regions[:-1]):
+            cum += fraction
+            lo = starts[-1] + 1 if starts else 1
+            starts.append(min(max(lo, math.ceil(cum * user_pages - 1e-9)), user_pages - len(self.regions) + k + 1))
+        return tuple(starts)
 
     def chunks(self, user_pages: int, seed: int = 0, chunk_size: int = DEFAULT_CHUNK
                ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -63,6 +85,8 @@ class Workload:
         chunk_size = check_int("chunk_size", chunk_size, 1, 2**28)
         if self.pattern == "hotcold":
             user_pages = check_int("user_pages", user_pages, 2, 2**31 - 1)
+        bounds = np.array((0,) + self.region_starts(user_pages) + (user_pages,), dtype=np.int64)
+        cum_share = np.cumsum([share for _, share in self.regions])[:-1]
         rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
         hot = max(1, min(user_pages - 1, math.ceil(self.hot_fraction * user_pages)))
         zipf = _ZipfSampler(user_pages, self.zipf_exponent) if self.pattern == "zipf" else None
@@ -75,6 +99,9 @@ class Workload:
             elif self.pattern == "hotcold":
                 lbas = np.where(rng.random(n) < self.hot_share,
                                 rng.integers(0, hot, n), rng.integers(hot, user_pages, n))
+            elif self.pattern == "regions":
+                k = np.searchsorted(cum_share, rng.random(n), side="right")
+                lbas = bounds[k] + (rng.random(n) * (bounds[k + 1] - bounds[k])).astype(np.int64)
             elif self.pattern == "zipf":
                 lbas = zipf.sample(rng, n) - 1
             else:
@@ -86,6 +113,21 @@ class Workload:
                 ops[u < self.read_fraction + self.trim_fraction] = OP_TRIM
                 ops[u < self.read_fraction] = OP_READ
             yield ops, lbas.astype(np.int32)
+
+
+def _check_regions(regions, required: bool) -> None:
+    lo, hi = (2, MAX_REGIONS) if required else (0, 0)
+    if not isinstance(regions, tuple) or not lo <= len(regions) <= hi or not all(
+            isinstance(r, tuple) and len(r) == 2 for r in regions):
+        raise ValueError(f"regions must be a tuple of {lo} to {hi} (fraction, share) pairs "
+                         f"({'with' if required else 'without'} pattern='regions'); got {quote(regions)}")
+    for k, (fraction, share) in enumerate(regions):
+        check_real(f"regions[{k}] fraction", fraction, 0.0, 1.0, lo_open=True)
+        check_real(f"regions[{k}] share", share, 0.0, 1.0, lo_open=True)
+    for col, name in ((0, "fractions"), (1, "shares")):
+        total = sum(r[col] for r in regions)
+        if regions and abs(total - 1.0) > 1e-9:
+            raise ValueError(f"regions {name} must sum to 1; got {total!r}")
 
 
 class _ZipfSampler:
