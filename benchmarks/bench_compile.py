@@ -79,6 +79,8 @@ print("numba passes of the SSD kernels (wall s; type inference includes compilin
       "native lowering the LLVM optimisation and code generation):")
 for name in dir(K):
     for cr in getattr(getattr(K, name), "overloads", {}).values():
+        if not cr.metadata:  # compiled before this process (an earlier group's cache)
+            continue
         times = cr.metadata["pipeline_times"]["nopython"]
         top = sorted(((t.run, k.split("_", 1)[1]) for k, t in times.items()), reverse=True)[:3]
         print(f"  {name:16s} " + ", ".join(f"{k} {t:.1f}" for t, k in top))

@@ -78,27 +78,29 @@ def _imported_files(package_dir: Path, path: Path, text: str) -> set[Path]:
     return found
 
 
-def kernel_sources(package: Path = PACKAGE) -> list[Path]:
-    """Every flashlab source file a kernel can reach: the modules that define numba kernels, and
-    the flashlab modules they import, transitively."""
-    todo = [p for p in package.rglob("*.py") if "__pycache__" not in p.parts and "njit" in p.read_text(encoding="utf-8")]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
+def kernel_sources(package: Path = PACKAGE) -> dict[Path, bytes]:
+    """Every flashlab source file a kernel can reach, with its contents: the modules that define
+    numba kernels, and the flashlab modules they import, transitively. Each file is read once
+    (this runs at import)."""
+    texts = {p: p.read_bytes() for p in package.rglob("*.py") if "__pycache__" not in p.parts}
+    reached: dict[Path, bytes] = {}
+    frontier = [p for p, text in texts.items() if b"njit" in text]
+    while frontier:
+        path = frontier.pop()
+        if path in reached:
             continue
-        seen.add(path)
-        todo.extend(_imported_files(package, path, path.read_text(encoding="utf-8")) - seen)
-    return sorted(seen)
+        reached[path] = texts[path]
+        frontier.extend(_imported_files(package, path, texts[path].decode("utf-8")) - reached.keys())
+    return dict(sorted(reached.items()))
 
 
 def sources_digest(package: Path = PACKAGE) -> str:
     """Digest (16 hex digits) of :func:`kernel_sources`: their paths and contents."""
     h = hashlib.sha256()
-    for path in kernel_sources(package):
+    for path, text in kernel_sources(package).items():
         h.update(path.relative_to(package).as_posix().encode())
         h.update(b"\0")
-        h.update(path.read_bytes())
+        h.update(text)
     return h.hexdigest()[:16]
 
 

@@ -541,9 +541,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"members": [sconf], "op": [0, 1, 0, 1], "lba": [0, 1, 2, 0], "pages": [1, 1, 2, 1],
                 "device": [0, 0, 0, 0], "arrivals": None, "qd": 4, "device_qd": None, "gc_group": None,
                 "gc_limits": (), "gc_sync": None, "host": None, "phase": None, "alternates": None, "any_of": None,
-                "hosts": None, "precondition_fills": 0.0, "seed": 0, "samples": 20, "progress": False},
+                "hosts": None, "precondition_fills": 0.0, "seed": 0, "samples": 20, "progress": False, "barrier": 0},
                members=Param("obj", [sconf], never=(sconf, "ssd", [], [3], None)),
-               op=Param("array", [0, 1, 0, 1], never=([0, 2, 0, 1], [0.5, 1, 0, 1], [], [0, 1])),
+               op=Param("array", [0, 1, 0, 1], never=([0, 8, 0, 1], [0, 3, 0, 1], [0.5, 1, 0, 1], [], [0, 1])),
                lba=Param("array", [0, 1, 2, 0], never=([-1, 1, 2, 0], [0, 1, 2, 10**9], [0.5, 1, 2, 0])),
                pages=Param("array", [1, 1, 2, 1], never=([0, 1, 2, 1], [1.5, 1, 2, 1])),
                device=Param("array", [0, 0, 0, 0], never=([0, 1, 0, 0], [-1, 0, 0, 0])),
@@ -557,7 +557,8 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                alternates=Param("opt_obj", None, never=(([0, -1, -1, -1], [1, 0, 0, 0]), [0, 0], "x")),
                any_of=Param("opt_obj", None, never=([True], np.array([1, 0]))),
                hosts=Param("opt_int", None), precondition_fills=Param("real", 0.0, cap=2.0),
-               progress="opt_bool", samples=Param("int", 20, cap=10**6)), "ssd")
+               progress="opt_bool", samples=Param("int", 20, cap=10**6),
+               barrier=Param("int", 0, cap=4, never=(-1, 5))), "ssd")
     srv = S.ServiceMember(mean_us=50.0, distribution="exponential", per_page_us=1.0, lbas=1024)
     add("ssd.ServiceMember", S.ServiceMember, dataclass_params(srv), "ssd")
     add("ssd.ServiceMember.service_us", srv.service_us,
@@ -572,7 +573,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     def io():
         return S.simulate_io(sconf, load, requests=200, seed=2)
 
-    opp = Param("opt_int", 0, never=(8, 2, -1, 2.5, "read", np.array([0, 1])))
+    opp = Param("opt_int", 0, never=(8, 9, -1, 2.5, "read", np.array([0, 1])))
     php = Param("opt_int", 1, never=(2, -1, 0.5, "workload"))
     add("ssd.IoResult.iops", method(io, "iops"), {"op": opp, "phase": php}, "ssd", nan_ok=True)
     add("ssd.IoResult.bandwidth_mb_s", method(io, "bandwidth_mb_s"), {"op": opp, "phase": php}, "ssd", nan_ok=True)

@@ -8,6 +8,7 @@ every figure shows all of its tools beside its title.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,31 @@ from browser_support import DATA_FINGERPRINT_JS, TOOLBAR_FOLDS_JS, nudge_slider
 pytestmark = pytest.mark.book
 
 
+_REDIRECT = re.compile(r'\s*<meta http-equiv="Refresh" content="0; url=([^"]+)"\s*/>\s*', re.IGNORECASE)
+
+
+def _redirect_target(page: Path) -> Path | None:
+    """Where a redirect stub (Jupyter Book's root ``index.html``, one meta refresh and nothing
+    else) sends the reader, or None for a real page. A stub is not opened as a page: the browser
+    leaves it as soon as it has loaded, so a check run on it races the navigation."""
+    match = _REDIRECT.fullmatch(page.read_text(errors="replace"))
+    return page.parent / match.group(1) if match else None
+
+
 def _pages(book_html: Path) -> list[Path]:
-    pages = sorted(p for p in book_html.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts)
+    pages = sorted(p for p in book_html.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts
+                   and _redirect_target(p) is None)
     assert pages, "the built book has no pages"
     return pages
+
+
+def test_redirect_stubs_lead_to_a_page(book_html, student_html):
+    """The root ``index.html`` of each edition is a redirect stub; it must lead to a built page."""
+    for site in (book_html, student_html):
+        stubs = [p for p in site.rglob("*.html") if "_static" not in p.parts and _redirect_target(p) is not None]
+        assert site / "index.html" in stubs, f"{site}/index.html is not a redirect stub any more"
+        for stub in stubs:
+            assert _redirect_target(stub).is_file(), f"{stub} redirects to a missing page"
 
 
 def _edition_pages(site: Path, book_html: Path) -> list[Path]:

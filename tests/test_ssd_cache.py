@@ -206,7 +206,7 @@ def test_bad_cache_use():
     with pytest.raises((ValueError, TypeError), match="fua"):
         HostLoad(fua="yes")
     with pytest.raises(ValueError, match="op must hold"):
-        run_members([config()], [0, 2], [0, 1], [1, 1], [0, 0])
+        run_members([config()], [0, 3], [0, 1], [1, 1], [0, 0])  # 3: a raw NAND read, not a host op
     with pytest.raises(ValueError, match="at_us"):
         simulate_io(config(), requests=10).power_loss(-1.0)
 

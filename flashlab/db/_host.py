@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from flashlab._validate import check_instance
-from flashlab.ssd import SsdConfig, pipeline_limit_iops, run_members
+from flashlab.ssd import SsdConfig, run_members
 from flashlab.ssd.sim import latency_summary as summary_of
 
 FILL_PAGES = 32  # pages per sequential write that fills a region before a workload reads it
@@ -29,18 +29,17 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
     :func:`flashlab.ssd.run_members`); ``qd`` then counts host I/Os. The fill goes to the drive.
     ``fill_pages`` 0: no fill (``config`` may then be an HddSpec), closed loop only.
 
-    ``arrivals`` None: a closed loop at ``qd``, the fill first. The fill is at least ``qd``
-    writes, so every fill write is issued (and mapped by the FTL) before the first request, which
-    is issued when the first fill write completes: the requests overlap only the fill's last
-    writes in flight, a short warm-up. Otherwise ``arrivals`` (us, from 0) are an open loop with
-    at most ``qd`` inside the drive, starting when the fill has ended. Returns ``(issue_us,
-    done_us, fill_end_us)``: the requests' issue and completion times (fill excluded) and when
-    the fill's last write completed.
+    The requests start when the fill has ended (``run_members``' ``barrier``): none of them
+    shares the drive with the fill's last writes. ``arrivals`` None: a closed loop at ``qd``,
+    ``qd`` requests issued at once when the fill's last write completes, then one per
+    completion. Otherwise ``arrivals`` (us, from the fill's end) are an open loop with at most
+    ``qd`` inside the drive. Returns ``(issue_us, done_us)``: the requests' issue (closed loop)
+    or arrival (open loop) and completion times, from the fill's end (fill excluded).
 
     ``precondition_fills`` > 0 replaces the timed fill: the drive is written whole, untimed,
     then given this many drive fills of random writes (:func:`flashlab.ssd.run_members`'s
-    preconditioning), so the requests start on a used drive in steady state instead of right
-    behind a fill still draining (closed loop only); ``fill_end_us`` is then 0."""
+    preconditioning), so the requests start on a used drive in steady state (closed loop only);
+    times then count from the start of the run."""
     if precondition_fills > 0:
         fill_pages = 0
     chunk = max(1, min(FILL_PAGES, fill_pages // qd))
@@ -62,25 +61,16 @@ def run_filled(config: SsdConfig, op, lba, pages, *, fill_pages: int, qd: int, s
                "any_of": np.concatenate((np.zeros(nf, bool), np.asarray(any_of, bool)))}
     else:
         all_dev = np.zeros(all_op.size, np.int64)
-    if arrivals is None:
-        res = _run(members, all_op, all_lba, all_pages, all_dev, None, qd, seed, fan, precondition_fills)
-        return res.arrival_us[nf:], res.done_us[nf:], float(res.done_us[:nf].max()) if nf else 0.0
-    # open loop: the fill arrives at once; the requests after the fill's estimated end, and again
-    # after its measured end if the estimate was short (the fill does not depend on them)
-    t0 = 2.0 * fill_pages / pipeline_limit_iops(config) * 1e6 + 1000.0
-    for _ in range(2):
-        res = _run(members, all_op, all_lba, all_pages, all_dev, np.concatenate((np.zeros(nf), t0 + arrivals)), qd, seed,
-                   fan, precondition_fills)
-        fill_end = float(res.done_us[:nf].max())
-        if fill_end <= t0:
-            break
-        t0 = fill_end + 1000.0
-    return res.arrival_us[nf:] - t0, res.done_us[nf:] - t0, fill_end - t0
+    if arrivals is not None:
+        arrivals = np.concatenate((np.zeros(nf), np.asarray(arrivals, np.float64)))
+    res = _run(members, all_op, all_lba, all_pages, all_dev, arrivals, qd, seed, fan, precondition_fills, nf)
+    start = float(res.done_us[:nf].max()) if nf else 0.0  # the fill's end: the barrier lifts
+    return res.arrival_us[nf:] - start, res.done_us[nf:] - start
 
 
-def _run(members, op, lba, pages, device, arrivals, qd, seed, fan, precondition_fills):
+def _run(members, op, lba, pages, device, arrivals, qd, seed, fan, precondition_fills, barrier):
     res = run_members(members, op, lba, pages, device, arrivals=arrivals, qd=qd, seed=seed,
-                      precondition_fills=precondition_fills, **fan)
+                      precondition_fills=precondition_fills, barrier=barrier, **fan)
     if res.error or not np.isfinite(res.done_us).all():
         raise RuntimeError(f"the drive did not finish the workload: {res.error or 'requests left undone'}")
     return res

@@ -28,8 +28,8 @@ from flashlab.db._host import drive, latency_summary, region_pages, request_page
 
 @dataclass(frozen=True)
 class MixResult:
-    """Outcome of :func:`rwmix` or :func:`streams`. Per request (for :func:`rwmix` those issued
-    after the fill's last write completed: the first ones are a warm-up): ``op`` (0 write, 1 read),
+    """Outcome of :func:`rwmix` or :func:`streams`. Per request (all start after the fill's last
+    write completed, and times count from then): ``op`` (0 write, 1 read),
     ``arrival_us`` (issue time in a closed loop), ``done_us``, ``latency_us``. ``read_iops``/``write_iops``: completions per
     second over the run (first arrival to last completion); ``read_latency``/``write_latency``:
     p50, p99, p99.9, mean and max (us)."""
@@ -87,13 +87,8 @@ def rwmix(config=None, *, rwmixread: float = 70.0, qd: int = 32, read_size: int 
     rng = np.random.default_rng(np.random.SeedSequence([seed, 12, 1]))
     is_read = rng.permutation(n) < round(r * n)  # directions drawn per request, the quota exact
     op, lba, pages = _requests(rng, is_read, kr, kw, span)
-    issue, done, fill_end = run_filled(config, op, lba, pages, fill_pages=span, qd=qd, seed=seed)
-    keep = issue >= fill_end  # the first requests share the drive with the fill's last writes
-    if not keep.any():
-        raise ValueError(f"requests: all {n} requests were issued while the fill's last writes were in flight at qd={qd} "
-                         f"(with read priority, reads hold writes back as long as they keep coming: rwmixread="
-                         f"{rwmixread:g}); give more requests, a smaller qd, more writes or scheduler='fifo'")
-    return _result(op[keep], issue[keep], done[keep])
+    issue, done = run_filled(config, op, lba, pages, fill_pages=span, qd=qd, seed=seed)
+    return _result(op, issue, done)
 
 
 def streams(config=None, *, read_iops: float, write_iops: float, qd: int = 256, read_size: int = 4096,
@@ -110,7 +105,7 @@ def streams(config=None, *, read_iops: float, write_iops: float, qd: int = 256, 
     rng = np.random.default_rng(np.random.SeedSequence([seed, 12, 2]))
     arrivals = np.cumsum(rng.exponential(1e6 / (rr + wr), n))
     op, lba, pages = _requests(rng, rng.random(n) < rr / (rr + wr), kr, kw, span)
-    arrival, done, _ = run_filled(config, op, lba, pages, fill_pages=span, qd=qd, seed=seed, arrivals=arrivals)
+    arrival, done = run_filled(config, op, lba, pages, fill_pages=span, qd=qd, seed=seed, arrivals=arrivals)
     return _result(op, arrival, done)
 
 

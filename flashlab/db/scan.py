@@ -67,7 +67,7 @@ def direct_path_scan(config=None, *, dop: int = 1, multiblock: int = 16, block_s
     idx = bounds[:-1][None, :] + step[:, None]  # round robin: step-th read of each server in turn
     idx = idx[step[:, None] < size[None, :]]
     lba = idx.astype(np.int64) * k
-    issue, done, _ = run_filled(config, np.ones(n, np.int8), lba, np.full(n, k, np.int64), fill_pages=n * k,
+    issue, done = run_filled(config, np.ones(n, np.int8), lba, np.full(n, k, np.int64), fill_pages=n * k,
                              qd=dop * slots, seed=seed)
     elapsed = float(done.max() - issue.min())
     nbytes = n * k * config.geometry.page_size

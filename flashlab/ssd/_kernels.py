@@ -151,6 +151,16 @@ read FIFO is served first), so a read of data whose write has not been admitted 
 data from NAND, as before. A hard disk's controller cache serves no reads: they go to the
 platter.
 
+Life of one TRIM (flash device; ``OP_TRIM``, NVMe Dataset Management deallocate or SATA
+TRIM): it crosses the host interface and a controller core like any command (no data), joins
+the write FIFO, and ``_dispatch`` takes it in order with the writes and flushes (``_trim``):
+the FTL unmaps its LBAs and it completes at once, touching no NAND. A write queued before it
+is mapped first (the TRIM wins), one queued after it maps again (the write wins); reads pass
+the write FIFO as above. NVMe orders no commands in flight together; this FIFO is the order the
+model picks. ``Loop.barrier`` holds the host I/Os from it on until every host I/O before it is
+done (``_held``; an open loop's arrivals from it on then count from that moment,
+``_barrier_passed``): a measured phase starts when its fill has ended.
+
 Life of one GC job (flash device):
 
 1. ``_update_gc`` (after a host write was mapped, or a job ended): free superblocks fell below
@@ -214,6 +224,16 @@ _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # a kernel is compiled on its own, and its code is optimised again inside each kernel that calls
 # it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
 # call sites is inlined too; kernels remain where inlining would copy a large body many times.
+# Tried 2026-11-29 (issue 27; CPU seconds, empty cache, 2 cores; benchmarks/bench_compile.py,
+# and the cases of benchmarks/bench_engine.py beside main's in the same minutes), both
+# bit-identical (benchmarks/ssd_golden.py), both too slow per event to land:
+# - every helper an ordinary call (no wrappers; LLVM left to inline): the drive engine compiled in
+#   74 s, its event loop ran 0.13-0.26x main's (run beside it at load ~9: most likely a call
+#   taking the Engine passes ~1,100 flattened arguments that the callee packs into one struct
+#   again, beyond what LLVM inlines; not checked in the IR). Inlining the helpers with one call
+#   site on top of that compiled in 85 s (not timed per event).
+# - helpers taking the Engine inlined, those taking records ordinary calls: 94 s, 0.26-0.33x
+#   (run after main's, twice each, at load 3-5).
 _inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 # A kernel of the event path called only by kernels (_submit, _start_next, _start_job,
 # _start_phase): no CPython or C-callable wrapper (each would unpack the Engine's ~140 arrays, or
@@ -235,9 +255,9 @@ def _codes(*values):
 
 # device kinds (FIXED: a server whose service time is given per request)
 FLASH, HDD, FIXED = _codes(0, 1, 2)
-# request ops: host (workload codes), raw NAND operations on a physical page, and the cache's
-# host commands: a flush and a FUA (force unit access) write
-OP_WRITE, OP_READ, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE, OP_FLUSH, OP_FUA = _codes(0, 1, 3, 4, 5, 6, 7)
+# request ops: host (workload codes: write, read, TRIM), raw NAND operations on a physical page,
+# and the cache's host commands: a flush and a FUA (force unit access) write
+OP_WRITE, OP_READ, OP_TRIM, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE, OP_FLUSH, OP_FUA = _codes(0, 1, 2, 3, 4, 5, 6, 7)
 # operation kinds on a unit (K_DISK: a hard disk access; K_PAD: a host-stream slot programmed
 # with nothing valid, to close a NAND page before all its slots hold data; K_FIXED: a
 # fixed-service member's request; K_SUSPEND: a program or erase running on to the point where it
@@ -502,6 +522,8 @@ class Loop(NamedTuple):
     err_device: np.ndarray
     budget: np.ndarray        # events one run_events call may process with no host I/O done
                               # (ERR_STALL beyond: a loop that makes no progress, never a hang)
+    barrier: np.ndarray       # host I/O b (0: none) waits until every host I/O before it is
+                              # done (_held); in an open loop, arrivals from b on count from then
 
 
 class Cache(NamedTuple):
@@ -1328,12 +1350,20 @@ def _issue_req(dev, req, hs, jobs, loop, i):
 
 
 @_inline
+def _fifo_of(op):
+    """The waiting FIFO of a request's op in its device: writes, FUA writes, flushes and TRIMs
+    share W_WRITE (served in arrival order: a TRIM unmaps after a write queued before it, and a
+    write queued after it maps again); reads and raw NAND operations go to W_READ."""
+    return W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA or op == OP_TRIM else W_READ
+
+
+@_inline
 def _push_req(dev, req, loop, i):
     req.arrival[i] = loop.now[0]
     op = req.op[i]
     d = req.device[i]
     _wake(dev, loop, d)  # an arrival may open its write gate
-    w = W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ
+    w = _fifo_of(op)
     if dev.front[d] != 0:
         w = W_FRONT  # it crosses the host interface and the controller first (_front_admit)
     _wait_push(dev, req, d, w, i)
@@ -1612,7 +1642,7 @@ def _on_front(e, d, which):
     req = e.requests
     if which == 0:
         op = req.op[i]
-        _wait_push(e.devices, req, d, W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA else W_READ, i)
+        _wait_push(e.devices, req, d, _fifo_of(op), i)
     else:
         _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
 
@@ -1633,6 +1663,28 @@ def _issue(dev, req, hs, jobs, loop, h):
         else:
             hs.rule[h] = RULE_ALL
     _start_phase(dev, req, hs, jobs, loop, h, PH_FIRST)
+
+
+@_callee
+def _trim(e, d, i):
+    """TRIM (NVMe Dataset Management deallocate, SATA TRIM) request i of flash device d, taken
+    from its write FIFO: the FTL unmaps its LBAs (``flashlab.ftl``'s trim: each mapped slot
+    turns stale, and a later read is answered as unmapped, without a flash read). A copy still
+    in the write cache is dropped with its mapping: no L2P entry names its slot any more, so no
+    read is served from it; its program, already queued, still runs (its slot is stale, as a
+    rewritten one's). Nothing touches NAND: the command completes at once, its cost being the
+    host interface and controller it crossed (Front). The mapping table lives in the
+    controller's DRAM: see :mod:`flashlab.ssd.power` for what a TRIM acknowledged before a power
+    loss guarantees. A kernel, not inlined: TRIMs are rare, and the event loop's body stays as
+    it was."""
+    req = e.requests
+    s = _ftl(e.ftls, d)
+    lba = req.lba[i]
+    for p in range(req.pages[i]):
+        F._trim(s, lba + p)
+    req.left[i] = 0
+    req.start[i] = e.loop.now[0]
+    _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
 
 
 @_inline
@@ -1699,6 +1751,11 @@ def _dispatch(e, d):
         if req.admitted[i] == 0 and dev.inflight[d] >= qd:
             break  # the queue is full (a write partly in the cache holds its place and goes on)
         op = req.op[i]
+        if op == OP_TRIM:
+            _wait_pop(dev, req, d, W_WRITE)
+            dev.inflight[d] += 1
+            _trim(e, d, i)
+            continue
         if op == OP_FLUSH:
             _wait_pop(dev, req, d, W_WRITE)
             dev.inflight[d] += 1
@@ -1837,7 +1894,7 @@ def _settle(e):
     loop = e.loop
     nhost = e.hosts.first.size
     while True:
-        while loop.to_issue[0] > 0:
+        while loop.to_issue[0] > 0 and not _held(loop):
             loop.to_issue[0] -= 1
             if loop.next[0] < nhost:
                 h = loop.next[0]
@@ -1852,8 +1909,26 @@ def _settle(e):
             if e.slc.on[d] != 0:
                 _slc_tick(e, d)
             d = _next_ready(loop.ready, d)
-        if loop.to_issue[0] == 0 and not _any_ready(loop.ready):
+        if (loop.to_issue[0] == 0 or _held(loop)) and not _any_ready(loop.ready):
             return
+
+
+@_inline
+def _held(loop):
+    """The next host I/O is the barrier's (``Loop.barrier``) and a host I/O before it is still
+    running: it waits (a closed loop's measured requests start when the fill has ended)."""
+    b = loop.barrier[0]
+    return loop.next[0] == b and loop.done[0] < b
+
+
+@_callee
+def _barrier_passed(hs, loop):
+    """Open loop: every host I/O before the barrier is done now; the arrivals from it on,
+    given from the barrier, become times on the clock."""
+    b = loop.barrier[0]
+    for h in range(b, hs.arrival.size):
+        hs.arrival[h] += loop.now[0]
+    loop.barrier[0] = 0
 
 
 # ---------------------------------------------------------------- a unit's operation ends
@@ -2029,7 +2104,9 @@ def run_events(e, stop_done, until):
         t_heap = heap.time[0] if heap.n[0] > 0 else inf
         t_arr = inf
         if not closed and loop.next[0] < nhost:
-            t_arr = hs.arrival[loop.next[0]]
+            if loop.barrier[0] > 0 and loop.next[0] == loop.barrier[0] and not _held(loop):
+                _barrier_passed(hs, loop)
+            t_arr = inf if _held(loop) else hs.arrival[loop.next[0]]
         if t_arr == inf and t_heap == inf:
             break
         if t_arr >= until and t_heap >= until:

@@ -28,6 +28,7 @@ from flashlab.ftl.core import Ftl, state_bytes
 from flashlab.ssd import _kernels as K
 from flashlab.ssd.config import SCHEDULERS, SERIES_NAMES, SsdConfig
 from flashlab.ssd.frontend import MAX_CORES
+from flashlab.ssd.power import trims_durable_us
 
 _NSER = K.NSER
 
@@ -86,7 +87,7 @@ MAX_REQUESTS = 10**7
 GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
 #: What the drive engine's first call compiles, and its cold compile, CPU seconds
 #: (``benchmarks/bench_compile.py``), said once while it happens (:mod:`flashlab._compile_notice`).
-COMPILING = ("the drive engine", 160.0)
+COMPILING = ("the drive engine", 200.0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -290,11 +291,12 @@ class Engine:
     ``max_pages``: the largest request (LBAs) the run may hold, which sizes the operation
     queues; None: the largest of ``pages``. A host model that fills request slots as it steps
     (see :meth:`step`) gives its own bound; a request beyond it that overflows a queue stops
-    the run with "an operation queue overflowed" (:meth:`error`)."""
+    the run with "an operation queue overflowed" (:meth:`error`). ``barrier``: see
+    :func:`run_members`."""
 
     def __init__(self, members, op, lba, pages, device, arrivals, host_qd, device_qd, gc_group,
                  gc_limits, samples, seed, fanout=None, gc_sync=None, precondition_fills=0.0,
-                 write_cache_pages=0, max_pages=None):
+                 write_cache_pages=0, max_pages=None, barrier=0):
         from flashlab.device.hdd import HddSpec
 
         D = len(members)
@@ -453,7 +455,7 @@ class Engine:
                            cache_cap=np.array([write_cache_pages], i64),
                            closed=np.array([int(self.closed)], i64), sample_every=np.array([self.sample_every], i64),
                            err=np.zeros(1, i64), err_device=np.zeros(1, i64),
-                           budget=np.array([_stall_budget(pages, phys)], i64))
+                           budget=np.array([_stall_budget(pages, phys)], i64), barrier=np.array([barrier], i64))
         # acknowledgements waiting in a cache: at most the device's queue depth (each is inside it)
         caches = [_write_cache(m) for m in members]  # (capacity, protected, t_ack) per member
         ring = max([device_qd[d] for d in range(D) if caches[d][0] > 0], default=1)
@@ -549,7 +551,7 @@ class Engine:
 
     def counters(self, d: int) -> dict:
         """Final totals of device d (see :class:`flashlab.ssd.IoResult`)."""
-        st = self.stats
+        st, r = self.stats, self.requests
         ctr = self.ftls.ctr[d]  # zeros for a member without an FTL
         return {
             "host_page_writes": int(ctr[FK.HOST_WRITES]), "host_programs": int(st.host_programs[d]),
@@ -564,6 +566,8 @@ class Engine:
             "slc_writes": int(self.slc.writes[d]), "fold_copies": int(self.slc.fold_copies[d]),
             "fold_programs": int(self.slc.fold_programs[d]), "slc_folds": int(self.slc.folds[d]),
             "slc_free_blocks": int(self.slc.free_blocks[d]),
+            "trims": int(np.count_nonzero((r.op == K.OP_TRIM) & (r.device == d) & np.isfinite(r.done))),
+            "trim_pages": int(ctr[FK.TRIMS]),
         }
 
     def gc_log(self) -> dict:
@@ -590,7 +594,8 @@ class MembersResult:
     ``max_collecting[g]``: the most devices of GC group ``g`` that ran a GC job at once.
     ``error``: empty, or what stopped the run (and on which device). ``durable_us``: when each
     request's data reached NAND (a cached write: NaN while in the cache; see
-    :meth:`power_loss`)."""
+    :meth:`power_loss`; a TRIM's: when its deallocation survives a power loss,
+    :func:`flashlab.ssd.power.trims_durable_us`)."""
 
     arrival_us: np.ndarray
     start_us: np.ndarray
@@ -686,12 +691,15 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
                 gc_group=None, gc_limits=(), gc_sync=None, host=None, phase=None, alternates=None,
                 any_of=None, hosts=None, write_back=None, write_cache_pages: int = 0,
                 precondition_fills: float = 0.0, seed: int = 0, samples: int = 400,
-                progress: bool | None = False) -> MembersResult:
+                progress: bool | None = False, barrier: int = 0) -> MembersResult:
     """Run requests against several members (``SsdConfig`` flash drives, ``HddSpec`` disks,
     ``ServiceMember`` servers) on one clock.
 
-    ``op`` (0 write, 1 read), ``lba`` (first LBA), ``pages`` (LBAs, i.e. pages or disk blocks)
-    and ``device`` (member index) per request. Each member admits at most ``device_qd[d]``
+    ``op`` (0 write, 1 read, 2 TRIM, 6 flush, 7 FUA write; a TRIM only to flash members),
+    ``lba`` (first LBA), ``pages`` (LBAs, i.e. pages or disk blocks) and ``device`` (member
+    index) per request. A member's writes, FUA writes, flushes and TRIMs enter it in arrival
+    order (one FIFO); reads may pass them (NVMe orders no outstanding commands: this is one
+    order it allows). Each member admits at most ``device_qd[d]``
     (default ``qd``) requests at once; the rest wait in its FIFO. GC coordination:
     ``gc_group[d]`` puts flash member ``d`` in a group (-1: none) and at most
     ``gc_limits[g]`` members of group ``g`` run a GC job at once, foreground GC included (a
@@ -720,6 +728,12 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     ``precondition_fills`` (in [0, 100]): before the run, each flash member's FTL is filled
     once sequentially, then given this many drive fills of uniform random page writes, untimed
     (its GC running in the FTL's own loop), so the timed run starts from a used drive.
+
+    ``barrier`` (in [0, host I/Os]; 0: none): host I/O ``barrier`` and those after it start only
+    when every host I/O before it is done (e.g. a fill that must end before the measured
+    requests begin). A closed loop then issues ``qd`` of them at once; an open loop's
+    ``arrivals`` from host I/O ``barrier`` on count from that moment (``host_arrival_us``
+    reports them on the clock).
     """
     from flashlab.device.hdd import HddSpec
 
@@ -733,7 +747,7 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
     op = check_int_array("op", op, K.OP_WRITE, K.OP_FUA).astype(np.int8)
     n = check_int("number of requests", op.size, 1, 2**31 - 1)
     if not np.isin(op, HOST_OPS).all():
-        raise ValueError(f"op must hold {', '.join(map(str, HOST_OPS))} (write, read, flush, FUA write); "
+        raise ValueError(f"op must hold {', '.join(map(str, HOST_OPS))} (write, read, TRIM, flush, FUA write); "
                          f"got {quote(op[~np.isin(op, HOST_OPS)][0])}")
     lba = check_int_array("lba", lba, 0, 2**62)
     pages = check_int_array("pages", pages, 1, 2**31 - 1)
@@ -748,6 +762,10 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
         if cap is None:
             raise ValueError(f"members[{d}] must be an SsdConfig, an HddSpec or a ServiceMember; got {quote(m)}")
         sel = device == d
+        if not isinstance(m, SsdConfig) and (sel & (op == K.OP_TRIM)).any():
+            i = int(np.flatnonzero(sel & (op == K.OP_TRIM))[0])
+            raise ValueError(f"op: a TRIM (op {int(K.OP_TRIM)}) goes to a flash member only; got request {i} "
+                             f"for members[{d}], a {type(m).__name__}")
         if sel.any() and (lba[sel] + pages[sel]).max() > cap:
             i = int(np.flatnonzero(sel)[np.argmax(lba[sel] + pages[sel])])
             raise ValueError(f"lba and pages: requests to members[{d}] must lie in its {cap} LBAs "
@@ -777,11 +795,15 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
             raise ValueError(f"gc_sync must be a bool array with one entry per GC group ({len(limits)}); "
                              f"got {quote(gc_sync)}")
     fills = check_real("precondition_fills", precondition_fills, 0.0, 100.0)
+    barrier = check_int("barrier", barrier, 0, nh)
     eng = Engine(members, op, lba, pages, device, arrivals, qd, dqd, groups, limits,
-                 check_int("samples", samples, 1, 100000), seed, fan, sync, fills, cache_cap)
+                 check_int("samples", samples, 1, 100000), seed, fan, sync, fills, cache_cap, barrier=barrier)
     eng.run(progress)
     err = int(eng.loop.err[0])
     r, hs = eng.requests, eng.hosts
+    prot = tuple(bool(isinstance(m, SsdConfig) and m.cache_bytes and m.power_loss_protection)
+                 or bool(isinstance(m, HddSpec) and m.write_cache_bytes)  # the controller's battery
+                 for m in members)
     return MembersResult(
         arrival_us=r.arrival.copy(), start_us=np.where(r.start >= 0, r.start, np.nan), done_us=r.done.copy(),
         latency_us=r.done - r.arrival, redirected=r.redirected.astype(bool),
@@ -789,13 +811,11 @@ def run_members(members, op, lba, pages, device, *, arrivals=None, qd: int = 32,
         counters=[eng.counters(d) for d in range(D)], series=[eng.series(d, SERIES_NAMES) for d in range(D)],
         gc_log=eng.gc_log(), max_collecting=eng.groups.peak[:len(limits)].copy(), events=int(eng.loop.events[0]),
         error=f"{ERRORS[err]} (member {int(eng.loop.err_device[0])})" if err else "",
-        durable_us=r.durable.copy(), requests=(op, lba, pages, device),
-        protected=tuple(bool(isinstance(m, SsdConfig) and m.cache_bytes and m.power_loss_protection)
-                        or bool(isinstance(m, HddSpec) and m.write_cache_bytes)  # the controller's battery
-                        for m in members))
+        durable_us=trims_durable_us(op, device, r.arrival, r.done, r.durable, prot),
+        requests=(op, lba, pages, device), protected=prot)
 
 
-HOST_OPS = (K.OP_WRITE, K.OP_READ, K.OP_FLUSH, K.OP_FUA)
+HOST_OPS = (K.OP_WRITE, K.OP_READ, K.OP_TRIM, K.OP_FLUSH, K.OP_FUA)
 ERRORS = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
           K.ERR_NO_SPACE: "no free block left for garbage collection",
           K.ERR_HEAP: "the event heap's bound failed (an engine bug)",

@@ -68,7 +68,7 @@ from flashlab._validate import (check_bool, check_choice, check_instance, check_
 from flashlab.ssd import _kernels as K
 from flashlab.ssd.config import SERIES_NAMES, SsdConfig
 from flashlab.ssd.engine import ERRORS, MAX_REQUESTS, Engine
-from flashlab.ssd.power import PowerLoss, power_loss
+from flashlab.ssd.power import PowerLoss, power_loss, trims_durable_us
 from flashlab.device.geometry import Geometry
 from flashlab.workload import OP_READ, OP_WRITE, Workload
 
@@ -115,7 +115,9 @@ class HostLoad:
     rate_iops : float or None, requests per second
         ``None``: closed loop. Otherwise an open loop with Poisson arrivals at this mean rate.
     workload : Workload
-        LBA pattern and read fraction (TRIMs are not timed: ``trim_fraction`` must be 0).
+        LBA pattern, read and TRIM fractions. A TRIM (op ``OP_TRIM``, ``write_size`` bytes) is
+        a host command like any other (it crosses the host interface and takes a controller
+        command slot), unmaps its LBAs in the FTL and completes without touching NAND.
     write_size, read_size : int, bytes
         Request sizes, whole multiples of the page size.
     flush_every : int in [0, 2**31 - 1]
@@ -140,8 +142,6 @@ class HostLoad:
         if self.rate_iops is not None:  # >= 1e-6: arrival gaps (1e6 / rate us) stay finite
             check_real("rate_iops", self.rate_iops, 1e-6, 1e9)
         check_instance("workload", self.workload, Workload)
-        if self.workload.trim_fraction != 0:
-            raise ValueError(f"workload.trim_fraction must be 0 for timed runs; got {self.workload.trim_fraction!r}")
         check_int("write_size", self.write_size, 512, 2**30)
         check_int("read_size", self.read_size, 512, 2**30)
         check_int("flush_every", self.flush_every, 0, 2**31 - 1)
@@ -158,7 +158,8 @@ class IoResult:
     ``done_us`` and ``latency_us = done - arrival`` (NaN if it never completed; a cached write
     is done when the cache acknowledges it), ``durable_us`` (its data reached NAND: NaN while it
     sits in the cache; the same as ``done_us`` for a write through to NAND; see
-    :meth:`power_loss`). Ops: 0 write, 1 read, 6 flush, 7 FUA write.
+    :meth:`power_loss`; a TRIM's: when its deallocation survives a power loss). Ops: 0 write,
+    1 read, 2 TRIM, 6 flush, 7 FUA write.
     ``series``: samples every ``sample_every`` completed requests of the running totals named in
     ``SERIES_NAMES`` (host pages written/read, GC copies, physical block erases, free superblocks,
     time spent in foreground GC, requests queued or in flight).
@@ -169,7 +170,8 @@ class IoResult:
     of its NAND page, needs none); erases: physical block erases done; events processed; suspensions; gc_victim_waits: times a
     due GC job found every full superblock still waiting for programs queued into it, and waited
     for the first to end; busy_victims: victims picked with programs outstanding, always 0, a
-    check; with an SLC cache (``config.slc``): slc_writes, host pages written into it;
+    check; trims: TRIM commands done, trim_pages: the LBAs they unmapped; with an SLC cache
+    (``config.slc``): slc_writes, host pages written into it;
     fold_copies, valid pages fold jobs copied to native blocks (their copy reads count in
     gc_reads), fold_programs done; slc_folds, cache blocks folded and erased; slc_free_blocks,
     its erased blocks at the end). Every host page read
@@ -201,8 +203,7 @@ class IoResult:
     def power_loss(self, at_us: float) -> PowerLoss:
         """Cut the drive's power at ``at_us``: which acknowledged writes are durable, which
         are lost (see :class:`flashlab.ssd.PowerLoss`)."""
-        return power_loss(at_us, self.op, self.lba, self.pages, self.done_us, self.durable_us,
-                          self.config.cache_bytes > 0 and self.config.power_loss_protection)
+        return power_loss(at_us, self.op, self.lba, self.pages, self.done_us, self.durable_us, _protected(self.config))
 
     @property
     def flash_write_factor(self) -> float:
@@ -315,7 +316,7 @@ class IoResult:
         return out
 
 
-_OP_CODES = (OP_WRITE, OP_READ, K.OP_RAW_READ, K.OP_RAW_PROG, K.OP_RAW_ERASE, K.OP_FLUSH, K.OP_FUA)
+_OP_CODES = (OP_WRITE, OP_READ, K.OP_TRIM, K.OP_RAW_READ, K.OP_RAW_PROG, K.OP_RAW_ERASE, K.OP_FLUSH, K.OP_FUA)
 _INTERVAL_KEYS = ("start_us", "end_us", "iops", "mb_s", "mean_us", "max_us", *(f"p{p:g}" for p in PERCENTILES),
                   "gc_copies", "erases", "free_blocks", "fg_share")
 
@@ -432,7 +433,9 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
     got = 0
     if wl.pattern == "sequential":
         rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
-        ops[:] = np.where(rng.random(n) < wl.read_fraction, OP_READ, OP_WRITE)
+        u = rng.random(n)
+        ops[:] = np.where(u < wl.read_fraction, OP_READ, np.where(u < wl.read_fraction + wl.trim_fraction, K.OP_TRIM,
+                                                                  OP_WRITE))
         k = np.where(ops == OP_READ, kr, kw)
         start = np.concatenate(([0], np.cumsum(k)[:-1]))
         lbas[:] = start % (user - user % max(kw, kr))  # max(kw, kr) <= user: checked above
@@ -463,6 +466,11 @@ def _requests(config: SsdConfig, load: HostLoad, n: int, seed: int, precondition
         rng = np.random.default_rng(np.random.SeedSequence([seed, 4]))
         arrivals = np.cumsum(rng.exponential(1e6 / load.rate_iops, ops.size))
     return ops, lbas, pages, phase, arrivals
+
+
+def _protected(config: SsdConfig) -> bool:
+    """The drive's write cache has power-loss protection (capacitors)."""
+    return config.cache_bytes > 0 and config.power_loss_protection
 
 
 def log_edges(lo_us: float, hi_us: float, bins_per_decade: int) -> np.ndarray:
@@ -519,7 +527,7 @@ def simulate_io(config: SsdConfig = None, load: HostLoad = HostLoad(), *, fills:
         raise ValueError("give fills or requests, not both")
     if fills is not None:
         fills = check_real("fills", fills, 0.0, 1000.0, lo_open=True)
-        wf = 1.0 - load.workload.read_fraction
+        wf = 1.0 - load.workload.read_fraction - load.workload.trim_fraction
         n = max(1, round(fills * g.user_pages / (_pages("write_size", load.write_size, g) * wf)))
     else:
         n = check_int("requests", 10000 if requests is None else requests, 1, 2**31 - 1)
@@ -559,7 +567,9 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
     return IoResult(
         config=config, load=load, op=ops, lba=lbas, pages=pages, phase=phase, arrival_us=arr,
         start_us=np.where(req.start >= 0, req.start, np.nan), done_us=done,
-        latency_us=done - arr, durable_us=req.durable.copy(), series=eng.series(0, SERIES_NAMES),
+        latency_us=done - arr, durable_us=trims_durable_us(ops, np.zeros(ops.size, np.int64), eng.requests.arrival,
+                                                            done, req.durable, (_protected(config),)),
+        series=eng.series(0, SERIES_NAMES),
         sample_every=eng.sample_every,
         counters=counters, wa=(hw + counters["gc_copies"] + counters["fold_copies"]) / hw if hw else math.nan, stalled=stalled,
         stall_reason=reason, user_pages=config.geometry.user_pages,

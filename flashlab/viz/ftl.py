@@ -767,7 +767,7 @@ def where_the_writes_go(rows: dict) -> StaticExplorable:
     labels = list(rows)
     parts = np.array([[1.0, *(check_real(f"rows[{k!r}]", v, 0.0, 1e3) for v in rows[k])] for k in labels])
     total = parts.sum(axis=1)
-    p = new_figure("Flash writes per application write, by who issues them", "flash page programs per "
+    p = new_figure("Flash writes per application write", "flash page programs per "
                    "application page write", "", height=70 + 42 * len(labels),
                    x_range=(0, float(total.max()) * 1.12), y_range=FactorRange(*reversed(labels)),
                    tooltips=[("", "@label"), ("part", "@part"), ("pages", "@pages{0.00}")])
