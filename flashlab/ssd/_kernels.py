@@ -190,8 +190,9 @@ counted apart); its erase returns the block to the cache. While the device stays
 fold starts when one ends.
 
 Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
-done (far more than any progress needs): a model defect is an error naming a member, never a
-numba loop that Ctrl-C cannot stop.
+done (far more than any progress needs), or when the events run out while requests still wait
+in a device (nothing will ever admit them): a model defect is an error naming a member, never a
+numba loop that Ctrl-C cannot stop, nor a run that stops early in silence.
 2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
    ``_finish`` queues the copy's program on the destination unit.
 3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
@@ -1180,7 +1181,10 @@ def _start_fold(e, d, fold):
     slc = e.slc
     s = _ftl(e.ftls, d)
     b = slc.first[d] + slc.head[d]
-    if s[2][F.UNDONE, b] > 0:
+    if s[2][F.UNDONE, b] > 0 or (slc.used[d] == 1 and slc.wp[d] % e.devices.slots[d] != 0):
+        # programs into the block are outstanding, or it is the open block and its last NAND page
+        # is partly filled (a slot there has no program yet: folding it now would leave that
+        # slot dirty in the write cache for ever): pad that page and wait for its program
         if slc.used[d] == 1:
             _pad_slc(e, d)
         return
@@ -2069,6 +2073,15 @@ def _on_channel(e, c):
 
 
 # ---------------------------------------------------------------- the event loop
+@_inline
+def _first_waiting(dev):
+    """The first device with requests in its waiting FIFOs, or -1."""
+    for d in range(dev.waiting.size):
+        if dev.waiting[d] > 0:
+            return np.int64(d)
+    return np.int64(-1)
+
+
 @_kernel
 def run_events(e, stop_done, until):
     """Process events until ``stop_done`` host I/Os have completed, the events run out, the next
@@ -2108,6 +2121,9 @@ def run_events(e, stop_done, until):
                 _barrier_passed(hs, loop)
             t_arr = inf if _held(loop) else hs.arrival[loop.next[0]]
         if t_arr == inf and t_heap == inf:
+            d = _first_waiting(e.devices)
+            if d >= 0:  # requests wait for room no event will ever free: a model defect, never silence
+                _fail(e.devices, loop, d, ERR_STALL)
             break
         if t_arr >= until and t_heap >= until:
             break  # the next event is not before until: a host I/O arriving at until may still be added

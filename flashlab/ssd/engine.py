@@ -819,4 +819,5 @@ HOST_OPS = (K.OP_WRITE, K.OP_READ, K.OP_TRIM, K.OP_FLUSH, K.OP_FUA)
 ERRORS = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
           K.ERR_NO_SPACE: "no free block left for garbage collection",
           K.ERR_HEAP: "the event heap's bound failed (an engine bug)",
-          K.ERR_STALL: "no host I/O completed in a long run of events: the loop made no progress (a model defect)"}
+          K.ERR_STALL: ("the loop made no progress: no host I/O completed in a long run of events, or the events "
+                       "ran out while requests still waited (a model defect)")}
