@@ -191,8 +191,9 @@ fold starts when one ends.
 
 Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
 done (far more than any progress needs), or when the events run out while requests still wait
-in a device (nothing will ever admit them): a model defect is an error naming a member, never a
-numba loop that Ctrl-C cannot stop, nor a run that stops early in silence.
+in a device whose write gate is open (``_first_stuck``; nothing will ever admit them): a model
+defect is an error naming a member, never a numba loop that Ctrl-C cannot stop, nor a run that
+stops early in silence.
 2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
    ``_finish`` queues the copy's program on the destination unit.
 3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
@@ -2074,10 +2075,13 @@ def _on_channel(e, c):
 
 # ---------------------------------------------------------------- the event loop
 @_inline
-def _first_waiting(dev):
-    """The first device with requests in its waiting FIFOs, or -1."""
+def _first_stuck(dev):
+    """The first device with requests in its waiting FIFOs and its write gate open, or -1. (A
+    device stalled at its write gate, ``Devices.stalled``, waits for room nothing will make: a
+    full drive with GC off, a write larger than GC's free space; the run's result reports it as
+    a stall with that reason. Any other wait with no event left is a model defect.)"""
     for d in range(dev.waiting.size):
-        if dev.waiting[d] > 0:
+        if dev.waiting[d] > 0 and dev.stalled[d] == 0:
             return np.int64(d)
     return np.int64(-1)
 
@@ -2121,8 +2125,8 @@ def run_events(e, stop_done, until):
                 _barrier_passed(hs, loop)
             t_arr = inf if _held(loop) else hs.arrival[loop.next[0]]
         if t_arr == inf and t_heap == inf:
-            d = _first_waiting(e.devices)
-            if d >= 0:  # requests wait for room no event will ever free: a model defect, never silence
+            d = _first_stuck(e.devices)
+            if d >= 0:  # requests wait for what no event will ever bring: a model defect, never silence
                 _fail(e.devices, loop, d, ERR_STALL)
             break
         if t_arr >= until and t_heap >= until:
