@@ -501,7 +501,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                                                      t_prog_us=Param("opt_real", 200.0),
                                                      t_read_us=Param("opt_real", 25.0)), "ssd")
     add("ssd.MapCache", S.MapCache, dataclass_params(S.MapCache(cached_bytes=2**16, entry_bytes=4, hit_us=1.0,
-                                                                name="hmb")), "ssd")
+                                                                name="hmb"), name="text"), "ssd")
     mcache = S.MapCache(cached_bytes=2**16)
     add("ssd.MapCache.entries_per_page", mcache.entries_per_page, params({"page_size": 4096}), "ssd")
     add("ssd.MapCache.cached_pages", mcache.cached_pages, params({"page_size": 4096}), "ssd")
