@@ -44,7 +44,7 @@ LAYERS = ("flashlab.cell", "flashlab.device", "flashlab.ftl", "flashlab.ssd", "f
 RECORDS = {
     "cell.BlockErase", "cell.IsppTrace", "cell.PageProgram", "cell.ProgramDisturb", "cell.ProgramTimes", "cell.RberResult", "ftl.ZnsResult",
     "cell.ReadRetryResult", "cell.VthComparison", "cell.SoftReadChannel", "cell.FerResult", "cell.FerCurve", "ftl.FtlResult", "ftl.Snapshot", "ssd.IoResult", "ssd.PtsResult",
-    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
+    "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.ProgramLadder", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult", "ssd.SlcPlateaus",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "quiz.Problem",
@@ -770,6 +770,14 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                 "margin_usd_per_wafer": 3000.0}), "tech", inf_ok=True)  # payback inf: no saving
     add("tech.Stack3D", TE.Stack3D, dataclass_params(TE.Stack3D(96), hole_top_nm=Param("opt_real", None)), "tech")
     add("tech.VerticalString", TE.VerticalString, dataclass_params(TE.VerticalString(TE.GENERATIONS_3D[64])), "tech")
+    add("tech.pass_states", TE.pass_states, params({"bits": 3, "mode": "one-shot"}), "tech")
+    add("tech.program_ladder", TE.program_ladder,
+        params({"bits": 2, "mode": "page-by-page", "page_bytes": 512, "seed": 1, "ispp": C.ISPP_SLC_2XNM},
+               page_bytes=Param("int", 512, cap=4096)), "tech")
+    ladder = TE.program_ladder(1, "one-shot", 512)
+    add("tech.ProgramLadder.pass_us", ladder.pass_us, params({"t_sense_us": 5.0, "t_pulse_us": 5.0}), "tech")
+    add("tech.ProgramLadder.word_line_us", ladder.word_line_us,
+        params({"string": TE.VerticalString(TE.GENERATIONS_3D[64]), "t_pulse_us": 5.0}), "tech")
     add("tech.bit_cost", TE.bit_cost, params({"stack": TE.GENERATIONS_3D[96], "gate_cost": 0.012,
                                               "deck_cost": 0.25}), "tech")
     add("tech.layer_sweep", TE.layer_sweep, params({"layers": [32, 64, 96], "decks": 1, "bits": 3,

@@ -94,6 +94,24 @@ def test_wrap_limit_coupling_and_electrons_from_the_stated_formulas(seed):
         assert r["electrons_tlc"] == pytest.approx(c_cg * 1e-18 / Q_E * 382.4 / 6 * 0.006, rel=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(6))  # ~0.4 s a problem: the cell model counts two ladders
+def test_tprog_from_the_stated_counts(seed):
+    p = quiz.make("tprog", seed)
+    a = p.answer
+    assert p.text == quiz.make("tprog", seed).text
+    gates = a["layers"] + a["decks"] * 8
+    t_v = 1e-12 * 0.2 / (0.5 / ((5000 + gates * 200) * 1e3)) * 1e6  # C dV / I, us
+    assert a["gates"] == gates and a["t_verify_us"] == pytest.approx(t_v, rel=1e-12)
+    shot = a["shot_loops"] * a["t_pulse_us"] + a["shot_verifies"] * t_v
+    assert a["one_shot_us"] == pytest.approx(shot, rel=1e-12)
+    assert a["verify_share"] == pytest.approx(a["shot_verifies"] * t_v / shot, rel=1e-12)
+    paged = sum(n * a["t_pulse_us"] + m * t_v for n, m in zip(a["paged_loops"], a["paged_verifies"]))
+    assert a["paged_us"] == pytest.approx(paged, rel=1e-12) and len(a["paged_loops"]) == a["bits"]
+    # the last pass places every state, as the one shot does; the earlier ones are extra
+    assert (a["paged_loops"][-1], a["paged_verifies"][-1]) == (a["shot_loops"], a["shot_verifies"])
+    assert a["paged_us"] > a["one_shot_us"]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_string_current_and_block_from_the_stated_figures(seed):
     a = quiz.make("string", seed).answer

@@ -16,7 +16,8 @@ ratio and electrons per state of the wrapped, flat and flat high-k cells), ``bak
 (the self-boosted channel of an inhibited string and what a cut precharge costs),
 ``nand3d`` (deck height, channel hole, density and cost per bit of a 3D stack for two
 deck counts), ``string`` (the read current and sense time of a 3D string, its erase block and
-sub-block erase unit), ``ftl`` (which pages are valid or stale after a write sequence, and the
+sub-block erase unit), ``tprog`` (a 3D word line's program time from its ISPP loops and string
+verifies, one shot against page by page), ``ftl`` (which pages are valid or stale after a write sequence, and the
 write amplification), ``gc`` (the victim each policy picks and the copies it costs),
 ``readpoints`` (Gray-code bits of a cell, and the page that sees an error when a read point
 moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``softread`` (a hard

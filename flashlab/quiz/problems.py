@@ -41,6 +41,7 @@ from flashlab.ssd.sim import HostLoad, simulate_io
 from flashlab.tech.generations import TLC_1X
 from flashlab.tech.nand3d import ARRAY_EFFICIENCY, Stack3D, bit_cost
 from flashlab.tech.string3d import VerticalString
+from flashlab.tech.program3d import T_PULSE_US, program_ladder
 from flashlab.tech.planar import (CG_POLY_MIN_NM, EPS0_AF_PER_NM, EPS_OX_AF_PER_NM, VOLTS_PER_UNIT, WINDOW_UNITS,
                                   PlanarCell, state_spacing_units)
 from flashlab.workload.filesystem import FileChurn
@@ -677,6 +678,51 @@ def _string3d(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("string", seed, text, answer, working)
 
 
+# -------------------------------------------------------------------------------- tprog
+def _tprog(rng: np.random.Generator, seed: int) -> Problem:
+    layers = int(rng.choice([32, 48, 64, 96, 128, 176, 232]))
+    decks = 1 if layers <= 128 else 2
+    bits = int(rng.integers(2, 4))
+    page_kib = int(rng.choice([4, 8, 16]))
+    v = VerticalString(Stack3D(layers, decks, bits))
+    shot = program_ladder(bits, "one-shot", page_kib * 1024, seed=seed)
+    paged = program_ladder(bits, "page-by-page", page_kib * 1024, seed=seed)
+    st = v.stack
+    passes = "; ".join(f"pass {j + 1}: {n} loops, {m} verifies" for j, (n, m) in
+                       enumerate(zip(paged.loops.tolist(), paged.verifies.tolist())))
+    text = (
+        f"A {layers}-layer 3D NAND die ({decks} deck{'s' if decks > 1 else ''}, {st.overhead_gates} dummy and "
+        f"select gates a deck) stores {bits} bits per cell. Its string passes {v.r_cell_kohm:g} kOhm a gate plus "
+        f"{v.r_fixed_kohm:g} kOhm; a verify is one sense: the string current must move a {v.c_bl_pf:g} pF bit "
+        f"line, held at {v.v_bl_v:g} V, by {v.sense_margin_v:g} V. Each ISPP pulse, with the word line's rise and "
+        f"fall, takes {T_PULSE_US:g} us. The cell model counts, for {page_kib} KiB pages: one shot "
+        f"{shot.loops[0]} loops and {shot.verifies[0]} verifies; page by page {passes}.\n\n"
+        "(a) How long does one verify take?\n"
+        "(b) How long does the one-shot program of a word line take, and how much of it is verifying?\n"
+        "(c) How long does the same word line take page by page, and how many times the one shot is that?"
+    )
+    t_v = v.t_sense_us
+    t_shot = shot.word_line_us(v)
+    t_paged = paged.word_line_us(v)
+    share = shot.verifies[0] * t_v / t_shot
+    working = (
+        f"(a) {layers} + {decks} x {st.overhead_gates} = {st.gates:.0f} gates; I = {v.v_bl_v:g} V / "
+        f"({v.r_fixed_kohm:g} + {st.gates:.0f} x {v.r_cell_kohm:g} kOhm) = {v.current_na:.2f} nA; "
+        f"t = C dV / I = {t_v:.2f} us.\n"
+        f"(b) {shot.loops[0]} x {T_PULSE_US:g} + {shot.verifies[0]} x {t_v:.2f} = {t_shot:,.0f} us "
+        f"({t_shot / bits:,.0f} us a page), {share:.0%} of it verifying.\n"
+        f"(c) Each pass is loops x {T_PULSE_US:g} + verifies x {t_v:.2f}: "
+        + " + ".join(f"{t:,.0f}" for t in paged.pass_us(t_v)) + f" = {t_paged:,.0f} us, {t_paged / t_shot:.2f} "
+        "times the one shot: every pass climbs its own staircase and pays its own verifies "
+        "(flashlab.tech.program_ladder)."
+    )
+    answer = dict(layers=layers, decks=decks, bits=bits, gates=st.gates, t_verify_us=t_v,
+                  shot_loops=int(shot.loops[0]), shot_verifies=int(shot.verifies[0]), paged_loops=paged.loops.tolist(),
+                  paged_verifies=paged.verifies.tolist(), t_pulse_us=T_PULSE_US, one_shot_us=t_shot,
+                  paged_us=t_paged, verify_share=share)
+    return Problem("tprog", seed, text, answer, working)
+
+
 # -------------------------------------------------------------------------------- shrink
 def _shrink(rng: np.random.Generator, seed: int) -> Problem:
     f_old = int(rng.integers(24, 41))
@@ -1121,6 +1167,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "bake": _bake,
     "nand3d": _nand3d,
     "string": _string3d,
+    "tprog": _tprog,
     "ftl": _ftl,
     "gc": _gc,
     "readpoints": _readpoints,

@@ -44,6 +44,7 @@ from flashlab.tech.nand3d import (
     layer_sweep,
 )
 from flashlab.tech.string3d import VerticalString
+from flashlab.tech.program3d import T_PULSE_US, ProgramLadder, pass_states, program_ladder
 from flashlab.tech.charge_trap import (
     CHARGE_TRAP,
     ChargeTrapEffects,
@@ -69,6 +70,8 @@ __all__ = [
     "ARRAY_EFFICIENCY",
     # the vertical string and its block (string3d)
     "VerticalString",
+    # a word line's program time from the string and the cell model (program3d)
+    "ProgramLadder", "program_ladder", "pass_states", "T_PULSE_US",
     # 3D charge-trap error mechanisms (charge_trap)
     "ChargeTrapEffects", "CHARGE_TRAP", "charge_trap_distributions", "ct_worst_rber", "layer_rber",
     "layer_wear_scale", "LayerRber",
