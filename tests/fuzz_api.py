@@ -47,8 +47,10 @@ RECORDS = {
     "ssd.SteadyState", "ssd.MembersResult", "ssd.PowerLoss", "array.HostsResult", "tech.ProgramLadder", "tech.LayerRber", "tech.LayerSweep", "tech.NodeSweep",
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult", "ssd.SlcPlateaus",
-    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "quiz.Problem",
-    "drives.Row", "drives.Validation", "drives.Endurance",
+    "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "array.RebuildResult",
+    "quiz.Problem",
+    "drives.Row", "drives.Validation", "drives.Endurance", "db.ColdCache", "db.KeepScan", "drives.Purchase",
+    "drives.TierCosts",
 }
 
 
@@ -675,6 +677,21 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"spec": qspec, "drive": qconf}, drive=Param("opt_obj", qconf, never=(x25e.nand,))), "ssd")
 
     # ---- db (database host models)
+    disk_price = DR.PRICES["disk"]
+    add("drives.Price", DR.Price, dataclass_params(disk_price, name="text", iops_from="text", date="text",
+                                                   source="text", note="text"), "db")
+    add("drives.cheapest", DR.cheapest,
+        params({"capacity_bytes": 2e12, "read_iops": 5000.0, "prices": None},
+               prices=Param("opt_obj", None, never=({}, {"x": 3}, [disk_price], "disk"))), "db")
+    add("drives.crossover_density", DR.crossover_density,
+        params({"disk": disk_price, "flash": DR.PRICES["ssd320"]},
+               disk=Param("obj", disk_price, never=(DR.SSD320, "disk", 3)),
+               flash=Param("obj", DR.PRICES["ssd320"], never=(DR.SSD320, "ssd320", 3))), "db", inf_ok=True)
+    add("drives.tier_costs", DR.tier_costs,
+        params({"db_bytes": 2e12, "read_iops": 5000.0, "s": 1.0, "disk": disk_price, "flash": DR.PRICES["ssd320"],
+                "block_bytes": 8192},
+               disk=Param("obj", disk_price, never=(DR.SSD320, "disk", 3)),
+               flash=Param("obj", DR.PRICES["ssd320"], never=(DR.SSD320, "ssd320", 3))), "db")
     add("db.rwmix", DB.rwmix,
         params({"config": sconf, "rwmixread": 70.0, "qd": 4, "read_size": 4096, "write_size": 8192, "requests": 400,
                 "span_fraction": 0.5, "seed": 0},
@@ -720,6 +737,14 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                flash_drives=Param("int", 1, cap=16), samples=Param("opt_int", 10, cap=300),
                disk=Param("opt_obj", CHEETAH_15K7, never=(rconf, "cheetah", 3)),
                flash=Param("opt_obj", rconf, never=(CHEETAH_15K7, "mlc", 3))), "db")
+
+    add("db.harmonic", DB.harmonic, params({"n": 10**6, "s": 1.0}), "db")
+    add("db.hot_fraction", DB.hot_fraction, params({"n_blocks": 10**6, "hot_blocks": 1000, "s": 1.0}), "db")
+    add("db.cold_cache_misses", DB.cold_cache_misses,
+        params({"lookups": 200_000, "keys": 10**6, "rows_per_block": 1}), "db")
+    add("db.keep_scan", DB.keep_scan,
+        params({"table_bytes": 1e9, "disk_read_mb_s": 1900.0, "flash_read_mb_s": 4300.0, "flash_write_mb_s": 2000.0,
+                "overlap": False}), "db")
 
     # ---- presets
     add("presets.Technology", PR.Technology, dataclass_params(mlc, name="text", sources="text_tuple"), "presets")
@@ -917,6 +942,43 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     for m in ("iops", "percentiles"):
         add(f"array.HostsResult.{m}", method(hres, m), hop, "array", nan_ok=True)
     add("array.HostsResult.per_host", method(hres, "per_host"), {}, "array", nan_ok=True)
+    rb = AR.Rebuild(layout=lay, failed=(1,), member=1, frontier=3)
+    add("array.Rebuild", AR.Rebuild,
+        dataclass_params(rb, layout=Param("obj", lay), failed=Param("anything", (1,), never=((), (4,), (0, 1), (1, 1), "x")),
+                         member=Param("int", 1, never=(0, 4)), frontier=Param("int", 3, never=(17, -1))), "array")
+    stripe = Param("opt_int", 2, never=(16, -1, 2.5))
+    for m in ("away", "sources", "stripe_plan"):
+        add(f"array.Rebuild.{m}", getattr(rb, m), {"stripe": stripe if m == "stripe_plan" else
+                                                   Param("int", 2, never=(16, -1))}, "array")
+    add("array.Rebuild.advanced", rb.advanced, {}, "array")
+    add("array.Rebuild.plan", rb.plan,
+        params({"ops": [0, 1], "lbas": [0, 7], "pages": [3, 2]},
+               ops=Param("array", [0, 1], never=([0, 2], [0])), lbas=Param("array", [0, 7], never=([0, 95], [-1, 0])),
+               pages=Param("array", [3, 2], never=([0, 1], [3, 2.5]))), "array")
+    rdisk = dataclasses.replace(CHEETAH_15K7, capacity_bytes=2**22)
+    rcfg = AR.ArrayConfig(arch="disk", drives=3, raid=5, disk=rdisk, failed=(1,))
+    rload = S.HostLoad(qd=8, rate_iops=200.0, workload=W.Workload(read_fraction=0.7))
+    add("array.simulate_rebuild", AR.simulate_rebuild,
+        params({"config": rcfg, "load": rload, "rate_mb_s": 50.0, "requests": 30, "precondition_fills": 0.0,
+                "seed": 1, "max_passes": 2},
+               config=Param("obj", rcfg, never=(one,)), load=Param("obj", rload, never=(aload,)),
+               requests=Param("int", 30, cap=500), precondition_fills=Param("real", 0.0, cap=1.0),
+               max_passes=Param("int", 2, cap=4, never=(0, 11))), "array")
+
+    @cache
+    def rres():
+        return AR.simulate_rebuild(rcfg, rload, rate_mb_s=50.0, requests=30, seed=2)
+
+    add("array.RebuildResult.percentiles", method(rres, "percentiles"), {"op": aop, "during": Param("bool", True)}, "array",
+        nan_ok=True)
+    add("array.RebuildResult.pages_by_cause", method(rres, "pages_by_cause"), {}, "array")
+    add("array.RebuildResult.during", method(rres, "during"), {}, "array")
+    for name in ("second_failure_probability", "raid6_loss_probability"):
+        add(f"array.{name}", getattr(AR, name),
+            params({"survivors": 7, "afr": 0.0055, "hours": 24.0}, afr=Param("real", 0.0055, never=(1.0, -0.1)),
+                   survivors=Param("int", 7, never=(0,))), "array")
+    add("array.ure_probability", AR.ure_probability,
+        params({"bytes_read": 6e11, "bits_per_error": 1e16}, bits_per_error=Param("real", 1e16, never=(0.5,))), "array")
 
     # ---- quiz
     from flashlab import quiz as QZ

@@ -60,13 +60,18 @@ def plan_counts_add_up(L: Layout, lba: int, pages: int) -> None:
     assert not ((op == 1) & (ph != 0)).any(), "a read-modify-write read after its writes"
 
 
+def draw_layout(raid: int, data, stripes: int) -> Layout:
+    """A small layout of RAID level ``raid``: members and stripe unit drawn, ``stripes`` stripes."""
+    drives = {1: 2, 5: data.draw(st.integers(3, 6)), 6: data.draw(st.integers(4, 7)),
+              10: data.draw(st.sampled_from((4, 6)))}[raid]
+    su = data.draw(st.integers(1, 3))
+    return Layout(raid=raid, drives=drives, stripe_unit=4096 * su, page_size=4096, member_pages=su * stripes)
+
+
 class DegradedArray(RuleBasedStateMachine):
     @initialize(raid=st.sampled_from((1, 5, 6, 10)), data=st.data())
     def setup(self, raid, data):
-        drives = {1: 2, 5: data.draw(st.integers(3, 6)), 6: data.draw(st.integers(4, 7)),
-                  10: data.draw(st.sampled_from((4, 6)))}[raid]
-        su = data.draw(st.integers(1, 3))
-        self.L = Layout(raid=raid, drives=drives, stripe_unit=4096 * su, page_size=4096, member_pages=su * 4)
+        self.L = draw_layout(raid, data, stripes=4)
         self.model = ArrayModel(self.L)
         self.last = np.zeros(self.L.array_pages, np.int64)
         self.stamp = 1

@@ -29,7 +29,7 @@ SEEDS = range(25)
 
 def test_same_seed_same_problem_and_seeds_differ():
     for topic in ("ispp", "shrink", "wrap", "nand3d", "string", "ftl", "gc", "readpoints", "ecc", "softread", "sweep",
-                  "capacity", "reduction", "logsync"):
+                  "capacity", "reduction", "rebuild", "logsync"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -446,6 +446,25 @@ def test_reduction_worked_by_hand(seed):
         assert f"{a[key]:,.2f} TB" in text
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_rebuild_worked_by_hand(seed):
+    """Rebuild hours, RAID-5 and RAID-6 loss and the URE chance from the problem's own numbers:
+    a constant rate from the AFR, a binomial over the survivors, a Poisson count of errors."""
+    a = quiz.make("rebuild", seed).answer
+    n = a["drives"] - 1
+    hours = a["member_tb"] * 1e12 / (a["rate_mb_s"] * 1e6) / 3600
+    lam = -math.log(1 - a["afr"]) / 8760
+    p = 1 - math.exp(-lam * hours)
+    assert a["hours"] == pytest.approx(hours, rel=1e-12)
+    assert a["raid5_loss"] == pytest.approx(1 - (1 - p) ** n, rel=1e-6)  # no survivor left standing
+    assert a["raid6_loss"] == pytest.approx(sum(math.comb(n, k) * p**k * (1 - p) ** (n - k)
+                                                for k in range(2, n + 1)), rel=1e-6)
+    assert a["ure"] == pytest.approx(1 - math.exp(-n * a["member_tb"] * 8e12 / a["bits_per_error"]), rel=1e-9)
+    assert a["raid6_loss"] < a["raid5_loss"]
+    text = " ".join(quiz.make("rebuild", seed).solution().split())
+    assert f"{a['raid5_loss']:.3e}" in text and f"{a['ure']:.3e}" in text
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_bake_conversion_worked_by_hand(seed):
     a = quiz.make("bake", seed).answer
@@ -543,3 +562,39 @@ def test_zns_answer_is_the_arithmetic_and_the_host_meets_desnoyers_at_zone_size(
     assert a["model"] == pytest.approx(float(wa_greedy(raw / live - 1, a["zone_pages"])), rel=1e-12)
     assert a["model"] < a["host_wa"] < 1.05 * a["model"]
     assert a["bus"] == pytest.approx(2 * a["host_wa"] - 1, rel=1e-12) and a["device_wa"] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_placement_costs_from_first_principles(seed):
+    """Whole-device counts by hand; the tier's hit share by Hurwitz's zeta, not the engine's sum."""
+    from scipy.special import zeta
+
+    from flashlab.drives import PRICES
+
+    a = quiz.make("placement", seed).answer
+    disk, flash = PRICES["disk"], PRICES["ssd320"]
+    size, rate, s = a["db_bytes"], a["read_iops"], a["s"]
+
+    def buy(p, cap, iops):
+        return max(1, math.ceil(max(cap / p.capacity_bytes, iops / p.read_iops) - 1e-9))
+
+    assert a["all_disk"] == buy(disk, size, rate) * disk.usd
+    assert a["all_flash"] == buy(flash, size, rate) * flash.usd
+    assert a["crossover"] == pytest.approx(flash.usd_per_gb / disk.usd_per_iops)
+    n = int(size // 8192)
+    h_n = zeta(s, 1) - zeta(s, n + 1)
+    best = math.inf
+    for k in range(1, buy(flash, size, rate) + 1):
+        m = min(n, int(k * flash.capacity_bytes // 8192))
+        h = (zeta(s, 1) - zeta(s, m + 1)) / h_n
+        if k * flash.read_iops >= h * rate:
+            best = min(best, k * flash.usd + buy(disk, size, (1 - h) * rate) * disk.usd)
+    assert a["tiered"] == pytest.approx(best)
+    costs = {"all_disk": a["all_disk"], "all_flash": a["all_flash"], "tiered": a["tiered"]}
+    assert a["best"] == min(costs, key=costs.get)
+
+
+def test_placement_same_seed_same_problem():
+    a, b = quiz.make("placement", 7), quiz.make("placement", 7)
+    assert a.text == b.text and a.solution() == b.solution()
+    assert len({quiz.make("placement", s).text for s in range(8)}) >= 4

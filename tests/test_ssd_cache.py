@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flashlab.ssd import OP_FLUSH, OP_FUA, HostLoad, SsdConfig, nand_timeline, run_members, simulate_io, ssd_geometry
+from flashlab.ssd import _kernels as K
 from flashlab.workload import Workload
 
 GEO = ssd_geometry(32 * 2**20, 0.25, channels=2, dies_per_channel=2, planes_per_die=1, pages_per_block=32)
@@ -423,6 +424,22 @@ def test_a_loop_without_progress_is_an_error_naming_the_member(monkeypatch):
     cfg = SsdConfig(geometry=SMALL)
     r = run_members([cfg], np.zeros(1, np.int8), [0], [64], [0])  # one write of 64 slots: ~64 events
     assert "made no progress" in r.error and "(member 0)" in r.error
+
+
+def test_events_running_out_with_requests_waiting_is_an_error_naming_the_member():
+    """A run whose events run out while a device still counts a request in its waiting FIFOs
+    (nothing will ever admit it) stops with ERR_STALL naming that device, not silently. The
+    defect is planted: device 1's count says one request waits where none does."""
+    from flashlab.ssd.engine import Engine
+
+    cfg = SsdConfig(geometry=SMALL, cache_bytes=4096 * 16)
+    n = 8
+    e = Engine([cfg, cfg], np.zeros(n, np.int8), np.arange(n), np.ones(n, np.int64), np.arange(n) % 2,
+               np.zeros(n), 4, [4, 4], [-1, -1], [], 1, 0)
+    e.devices.waiting[1] = 1
+    e.run(False)
+    assert e.loop.err[0] == K.ERR_STALL and e.loop.err_device[0] == 1
+    assert "made no progress" in e.error() and "(member 1)" in e.error()
 
 
 def test_a_one_slot_cache_streams_a_write_one_slot_at_a_time():

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from flashlab.ftl import _kernels as FK
@@ -31,25 +31,29 @@ def _bandwidth(done_us, size, lo, hi):
 
 
 def test_fresh_sequential_write_meets_the_closed_form():
-    """Writes land in SLC at the cache's program rate until its bytes are written (the knee),
-    then go to TLC directly at the drive's own rate: both plateaus within 5% of
-    slc_write_plateaus, each counted where it went."""
+    """Writes land in SLC at the cache's program rate until its bytes are written (the knee,
+    within 5% of slc_write_plateaus in rate, bytes and time). Then the cache is full and folds
+    under load: the write goes on below the direct rate of the closed form (the fold's copies take
+    program time from it) and above the rate at which every page would be programmed twice, in
+    SLC and again in TLC; each slot is counted where it went."""
     p = slc_write_plateaus(SEQ)
     size = 65536
     n = 3 * p.knee_bytes // size
     r = simulate_io(SEQ, HostLoad(qd=32, write_size=size, workload=Workload("sequential")), requests=n)
     k = p.knee_bytes
-    slc, direct = _bandwidth(r.done_us, size, 0.1 * k, 0.9 * k), _bandwidth(r.done_us, size, 1.3 * k, 2.9 * k)
+    slc, after = _bandwidth(r.done_us, size, 0.1 * k, 0.9 * k), _bandwidth(r.done_us, size, 1.3 * k, 2.9 * k)
     assert slc == pytest.approx(p.slc_mb_s, rel=TOL)
-    assert direct == pytest.approx(p.direct_mb_s, rel=TOL)
     assert p.slc_mb_s > 3 * p.direct_mb_s  # the cliff is there to see
-    c = r.counters
-    assert c["slc_writes"] == k // SEQ.geometry.page_size  # the knee: the cache's slots, then no more
-    assert c["slc_free_blocks"] == 0 and c["slc_folds"] == 0  # never idle until the end: nothing folded
+    twice = 1 / (1 / p.slc_mb_s + 1 / p.direct_mb_s)
+    assert (1 - TOL) * twice < after < (1 - TOL) * p.direct_mb_s
     # the knee in time: where the write's bandwidth falls
     done = np.sort(r.done_us)
     at_knee = done[k // size - 1]
     assert at_knee == pytest.approx(k / p.slc_mb_s, rel=TOL)
+    c = r.counters
+    assert c["slc_folds"] > 0 and c["slc_writes"] > k // SEQ.geometry.page_size  # folded under load, refilled
+    assert c["fold_copies"] == c["fold_programs"]
+    assert c["host_page_writes"] + c["fold_copies"] == c["host_programs"] + c["fold_programs"]
 
 
 def test_without_a_cache_the_write_is_direct_throughout():
@@ -97,6 +101,49 @@ def test_idle_folds_the_cache(rewrites):
     assert c["gc_copies"] == 0 == c["gc_programs"]
 
 
+IDLE = 2e4  # us: the idle timer of the cache below (20 ms)
+
+
+def _paced(gap_share, reads=12):
+    """A fresh SEQ drive (its cache's idle timer IDLE) takes a burst of 256 one-page writes at
+    time 0 (done in a few ms: one SLC superblock, full), then a one-page read of the burst's data every
+    ``gap_share`` x IDLE from IDLE / 2 on; returns the engine before it has run, and the arrival
+    of the last read."""
+    cfg = SsdConfig(geometry=SEQ.geometry, timing="tlc", slc=SlcCache(blocks_per_plane=4, idle_fold_us=IDLE))
+    w = 256
+    op = np.append(np.zeros(w, np.int64), np.ones(reads, np.int64))
+    lba = np.append(np.arange(w), np.arange(reads) * 7)
+    arr = np.append(np.zeros(w), IDLE / 2 + np.arange(reads) * gap_share * IDLE)
+    n = op.size
+    e = Engine([cfg], op, lba, np.ones(n, np.int64), np.zeros(n, np.int64), arr, 16, [16], [-1], [], 1, 0)
+    return e, arr[-1]
+
+
+def test_a_fold_waits_for_idle_fold_us_of_idleness():
+    """Reads that leave the drive idle for just under its idle time (0.9 IDLE less their own
+    service) never let a fold start: each cancels the timer; once the last one is done, the fold
+    starts exactly IDLE later (not a microsecond before) and folds the whole burst. Gaps just
+    over (1.1 IDLE) let folds start between the reads."""
+    e, last = _paced(0.9)
+    K.run_events(e.state, 10**6, last + IDLE / 2)  # every read done, the drive idle less than IDLE since
+    c = e.counters(0)
+    assert c["requests_done"] == 268 and c["slc_writes"] == 256
+    assert c["fold_copies"] == 0 and c["slc_folds"] == 0
+    idle_from = np.nanmax(e.requests.done)
+    assert idle_from < last + IDLE / 2
+    K.run_events(e.state, 10**6, idle_from + IDLE)  # the timer's event, at idle_from + IDLE, not yet run
+    assert e.counters(0)["fold_copies"] == 0
+    K.run_events(e.state, 10**6, idle_from + IDLE + 1.0)
+    assert e.counters(0)["fold_copies"] > 0  # the first fold started at idle_from + IDLE
+    K.run_events(e.state, 10**6, math.inf)
+    c = e.counters(0)
+    assert e.error() == "" and c["fold_copies"] == 256 and c["slc_free_blocks"] == 4
+
+    e, last = _paced(1.1)
+    K.run_events(e.state, 10**6, last)
+    assert e.counters(0)["fold_copies"] > 0  # folded in the gaps, before the last read arrived
+
+
 def _stamps(lbas_per_write):
     """Expected stamp (host write sequence number) of each LBA's last write."""
     last = {}
@@ -108,13 +155,18 @@ def _stamps(lbas_per_write):
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**16), cache=st.sampled_from([0, 2**16]), page=st.sampled_from([4096, 8192]),
        gap=st.sampled_from([5.0, 500.0]), idle=st.sampled_from([0.02, 0.2]))
+# an idle fold of the open SLC block with its last NAND page half written left that slot dirty in
+# the write cache for ever; 16 such slots filled the cache and the run stopped with 757 requests
+# waiting, silently (it now pads the page first; and a run that stops so is ERR_STALL)
+@example(seed=0, cache=2**16, page=8192, gap=5.0, idle=0.2)
 def test_every_lba_maps_its_last_write_across_slc_fold_and_gc(seed, cache, page, gap, idle):
     """Random writes and reads of 1-3 pages on a small drive, in bursts with idle periods between
     some of them (folds while the host is away) and enough writes for GC: once the events run
     out, every LBA maps a page holding its last write, every SLC block is folded and free, and
     host writes + GC copies + fold copies = programs."""
     cfg = SsdConfig(geometry=TINY, timing="tlc", slc=SlcCache(blocks_per_plane=max_slc_blocks(
-        SsdConfig(geometry=TINY, timing="tlc"))), nand_page_size=page, cache_bytes=cache, gc_background=4)
+        SsdConfig(geometry=TINY, timing="tlc")), idle_fold_us=1e5), nand_page_size=page, cache_bytes=cache,
+        gc_background=4)
     rng = np.random.default_rng(seed)
     n = 1200
     user = TINY.user_pages
@@ -122,7 +174,7 @@ def test_every_lba_maps_its_last_write_across_slc_fold_and_gc(seed, cache, page,
     pages = rng.integers(1, 4, n)
     lba = rng.integers(0, user - 3, n)
     step = rng.exponential(gap, n)
-    step[rng.random(n) < idle] += 2e5  # 200 ms away: the drive folds
+    step[rng.random(n) < idle] += 2e5  # 200 ms away: the drive folds after its 100 ms
     arr = np.cumsum(step)
     e = Engine([cfg], op, lba, pages, np.zeros(n, np.int64), arr, 16, [16], [-1], [], 1, seed)
     e.run(False)
@@ -135,6 +187,8 @@ def test_every_lba_maps_its_last_write_across_slc_fold_and_gc(seed, cache, page,
         ppn = l2p[x]
         assert pg[FK.P2L, ppn] == x and pg[FK.STAMP, ppn] == k
     assert c["host_page_writes"] == len(written)
+    # all that may stay in the write cache is the host frontier's partly written NAND page
+    assert 0 <= e.cache.dirty[0] <= (cfg.slots - 1 if cache else 0)
     assert c["slc_writes"] > 0 and c["fold_copies"] > 0 and c["gc_copies"] > 0
     assert c["slc_free_blocks"] == cfg.slc.blocks_per_plane  # the last idle period folded it all
     assert c["fold_copies"] == c["fold_programs"] and c["gc_copies"] == c["gc_programs"]

@@ -32,6 +32,13 @@ Several hosts (:mod:`flashlab.array.hosts`): :class:`Host` ``(load, stream, star
 (``iops(host, op)``, ``percentiles(host, op)``, ``per_host()``). A degraded array:
 ``ArrayConfig(failed=(...))`` and :meth:`Layout.degrade`.
 
+Rebuild onto a spare (:mod:`flashlab.array.rebuild`): :class:`Rebuild` ``(layout, failed,
+member, frontier)`` (the member requests of a rebuild step and of host I/Os on both sides of its
+frontier); :func:`simulate_rebuild` ``(config, load, *, rate_mb_s, requests, ...) ->
+RebuildResult`` (rebuild duration, host latency during it, member pages by cause); the window
+of exposure in closed form: :func:`second_failure_probability`, :func:`raid6_loss_probability`,
+:func:`ure_probability`.
+
 Times in microseconds, sizes in bytes.
 """
 
@@ -40,8 +47,12 @@ from flashlab.array.capacity import (DATA_REDUCTION_CLAIMS, RAID_MIN_DRIVES, UNI
 from flashlab.array.layout import RAID_LEVELS, Layout
 from flashlab.array.sim import ARCHS, ArrayConfig, ArrayResult, array_drive, simulate_array
 from flashlab.array.hosts import STREAMS, Host, HostsResult, simulate_hosts
+from flashlab.array.rebuild import (CAUSES, Rebuild, RebuildResult, raid6_loss_probability, second_failure_probability,
+                                    simulate_rebuild, ure_probability)
 
 __all__ = ["DATA_REDUCTION_CLAIMS", "RAID_MIN_DRIVES", "UNITS", "ArrayCapacity", "CapacityStep", "DriveCapacity",
            "array_capacity", "drive_capacity", "in_units",
            "ARCHS", "RAID_LEVELS", "ArrayConfig", "ArrayResult", "Layout", "array_drive", "simulate_array",
-           "STREAMS", "Host", "HostsResult", "simulate_hosts"]
+           "STREAMS", "Host", "HostsResult", "simulate_hosts",
+           "CAUSES", "Rebuild", "RebuildResult", "raid6_loss_probability", "second_failure_probability",
+           "simulate_rebuild", "ure_probability"]

@@ -30,8 +30,9 @@ Controllers (the disk-array design, flashdba 2015; any architecture may use them
   one transfer at a time, alongside its member requests).
 
 Left out: host flushes and FUA writes (refused), controller CPU time, a second controller's
-reads, cache write coalescing (a rewritten dirty page is destaged twice), rebuild after a
-failure, hot spares. Times in microseconds, sizes in bytes.
+reads, cache write coalescing (a rewritten dirty page is destaged twice). A rebuild onto a
+spare after a failure is :func:`flashlab.array.simulate_rebuild`'s. Times in microseconds,
+sizes in bytes.
 """
 
 from __future__ import annotations

@@ -182,12 +182,6 @@ PRO980 = Drive(
         Figure(metric="read_latency_us", value=1e6 / 22000, source="notebookcheck2020980pro",
                note="22,000 IOPS at QD1"),
     ),
-    allowances=(
-        Allowance(metric="direct_write_mb_s", low=0.85, high=2.1,
-                  why=("Once the SLC cache is full the model writes TLC at its 32 dies' full program rate. The "
-                      "measured 1,500 MB/s comes just after the cache filled, while the drive also moved the cache's "
-                      "data out to TLC, sharing its dies; the model folds its cache only while the drive is idle.")),
-    ),
     endurance="600 TBW (5 years, 0.3 drive writes per day)",
     internals="Samsung Elpis controller, 8 channels (channel count unverified), V6 TLC (anandtech2020980pro). "
               "1 TiB raw in 32 dies of 256 Gb, 4 per channel (die size an assumption); op = 1 TiB / 1 TB - 1. "

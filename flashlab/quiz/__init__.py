@@ -26,13 +26,17 @@ reads), ``cliff`` (Little's
 law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
 Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
 usable and effective capacity of an array), ``reduction`` (what remains of an array's usable
-capacity under always-on data reduction, and what its effective figure promises), ``flush`` (the
+capacity under always-on data reduction, and what its effective figure promises), ``rebuild``
+(how long a rebuild takes, and the chance of a second failure or an unreadable sector during it
+for RAID-5 and RAID-6), ``flush`` (the
 flash-write factor of flushed 4 KiB writes for a NAND page size, a flush cadence and power-loss
 protection), ``logsync`` (the mean log file sync of committing sessions by Little's law, beside
 the log writer's log file parallel write), ``commit`` (what a PostgreSQL or InnoDB setting sends
 a real drive at commit, what a commit waits for with and without power-loss protection, and
 what a power cut can lose), ``mix`` (the read and write IOPS fio reports for
-``rwmixread`` at an iodepth, by Little's law), ``trim`` (a drive's over-provisioning with and
+``rwmixread`` at an iodepth, by Little's law), ``placement`` (a database's cost all on disk, all
+on flash and on disks behind a flash cache for its zipf reads, and the access density where flash
+wins), ``trim`` (a drive's over-provisioning with and
 without TRIM under file-system churn, and its write amplification), ``zns`` (where a zoned
 drive's cleaning cost goes: the host's greedy cleaner over zones, its write amplification and
 bus traffic), ``act`` (the load an ACT

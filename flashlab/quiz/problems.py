@@ -19,6 +19,7 @@ import numpy as np
 
 from flashlab._validate import check_choice, check_seed
 from flashlab.array.capacity import DATA_REDUCTION_CLAIMS, UNITS, array_capacity
+from flashlab.array.rebuild import raid6_loss_probability, second_failure_probability, ure_probability
 from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, soft_read_latency_us, uber
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
 from flashlab.cell.ispp import IsppParams, program_cell
@@ -30,6 +31,7 @@ from flashlab.db.benchmark import littles_law_read_iops, rwmix
 from flashlab.db.flush import flushed_writes
 from flashlab.db.redo import redo_log
 from flashlab.device.geometry import Geometry
+from flashlab.drives.economics import PRICES, crossover_density, tier_costs
 from flashlab.drives.presets import DRIVES
 from flashlab.drives.qualify import ACT_LIMITS, act_load, act_rules
 from flashlab.ftl.core import PAGE_FREE, PAGE_VALID, Ftl, FtlConfig
@@ -393,6 +395,47 @@ def _mix(rng: np.random.Generator, seed: int) -> Problem:
                   read_iops=reads, write_iops=writes, measured_read_iops=r.read_iops,
                   measured_write_iops=r.write_iops)
     return Problem("mix", seed, text, answer, working)
+
+
+# ------------------------------------------------------------------------------ placement
+def _placement(rng: np.random.Generator, seed: int) -> Problem:
+    disk, flash = PRICES["disk"], PRICES["ssd320"]
+    db_tb = float(rng.choice([1, 2, 4, 8, 16]))
+    rate = int(rng.choice([1_000, 2_000, 5_000, 10_000, 20_000]))
+    s = float(rng.choice([1.05, 1.1, 1.2, 1.3]))
+    c = tier_costs(db_tb * 1e12, rate, s, disk, flash)
+    n_disk, n_flash = round(c.all_disk / disk.usd), round(c.all_flash / flash.usd)
+    density = rate / (db_tb * 1e3)
+    cross = crossover_density(disk, flash)
+    text = (
+        f"A database of {db_tb:g} TB in 8 KiB blocks must serve {rate:,} random reads a second, spread "
+        f"over its blocks as zipf with exponent {s:g} (block k read in proportion to k ** -{s:g}). You can "
+        f"buy {disk.name} disks at ${disk.usd:,.0f} ({disk.read_iops:,.0f} random reads a second each) and "
+        f"{flash.name} SSDs at ${flash.usd:,.0f} ({flash.read_iops:,.0f} reads a second each), whole "
+        "drives, no RAID. What does the database cost all on disk, and all on flash? At what access "
+        "density (reads a second per GB) does all-flash become the cheaper of the two? How many SSDs "
+        "should cache the hottest blocks in front of disks holding all the data, and at what cost?"
+    )
+    working = (
+        f"All disk: max({db_tb:g} TB / {disk.capacity_bytes / 1e12:g} TB, {rate:,} / {disk.read_iops:,.0f}) "
+        f"rounded up = {n_disk} disks, ${c.all_disk:,.0f}. All flash: max({db_tb:g} TB / "
+        f"{flash.capacity_bytes / 1e12:g} TB, {rate:,} / {flash.read_iops:,.0f}) rounded up = {n_flash} SSDs, "
+        f"${c.all_flash:,.0f}.\n"
+        f"Crossover: flash ${flash.usd_per_gb:.3f}/GB over disk ${disk.usd_per_iops:.3f}/IOPS = {cross:.2f} "
+        f"reads a second per GB; this database needs {density:.2f}, so all-"
+        f"{'flash' if density > cross else 'disk'} is the cheaper of the two (whole drives can shift a "
+        "close case).\n"
+        f"Tiered: k SSDs hold the hottest k x {flash.capacity_bytes / 1e9:g} GB, which take H(m, s) / H(n, s) "
+        f"of the reads (m, n: hot and total blocks; H the generalized harmonic number); the disks must hold "
+        f"the data and serve the rest. The cheapest k is {c.flash_devices}: the SSDs cache "
+        f"{c.flash_fraction:.2%} of the blocks and serve {c.hit_fraction:.1%} of the reads, leaving "
+        f"{(1 - c.hit_fraction) * rate:,.0f} a second to {c.disk_devices} disks: ${c.tiered:,.0f} "
+        f"(flashlab.drives.tier_costs). Cheapest overall: {c.best.replace('_', '-')}."
+    )
+    answer = dict(db_bytes=db_tb * 1e12, read_iops=rate, s=s, all_disk=c.all_disk, all_flash=c.all_flash,
+                  crossover=cross, tiered=c.tiered, flash_devices=c.flash_devices, disk_devices=c.disk_devices,
+                  hit_fraction=c.hit_fraction, best=c.best)
+    return Problem("placement", seed, text, answer, working)
 
 
 # ---------------------------------------------------------------------------------- flush
@@ -1084,6 +1127,41 @@ def _reduction(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("reduction", seed, text, answer, working)
 
 
+def _rebuild(rng: np.random.Generator, seed: int) -> Problem:
+    drives = int(rng.choice([6, 8, 10, 12, 16]))
+    member_tb = float(rng.choice([0.6, 2.0, 4.0, 8.0, 16.0]))
+    rate = float(rng.choice([25.0, 50.0, 100.0, 200.0]))
+    afr = float(rng.choice([0.0055, 0.01, 0.0157, 0.03]))
+    bits = float(rng.choice([1e15, 1e16, 1e17]))
+    n = drives - 1
+    hours = member_tb * 1e12 / (rate * 1e6) / 3600
+    lam = -math.log1p(-afr) / 8760
+    r5, r6 = second_failure_probability(n, afr, hours), raid6_loss_probability(n, afr, hours)
+    ure = ure_probability(n * member_tb * 1e12, bits)
+    text = (
+        f"A group of {drives} members of {member_tb:g} TB (decimal) has lost one. The spare is rebuilt at "
+        f"{rate:g} MB/s. Each member fails independently with an annualized failure rate (AFR) of "
+        f"{afr:.2%}, and reads one unrecoverable sector per {bits:.0e} bits.\n\n"
+        "(a) How long does the rebuild take?\n"
+        "(b) How likely is data loss during it from a second failure if the group is RAID-5, and "
+        "from two more if it is RAID-6?\n"
+        "(c) How likely is at least one unrecoverable read error in the RAID-5 rebuild's reads?"
+    )
+    working = (
+        f"(a) {member_tb:g} TB / {rate:g} MB/s = {hours:,.2f} h.\n"
+        f"(b) lambda = -ln(1 - {afr:g}) / 8760 h = {lam:.4e} per hour, for each of the {n} survivors. "
+        f"RAID-5: 1 - exp(-{n} x lambda x {hours:,.2f} h) = {r5:.3e}. RAID-6: one member fails with "
+        f"p = 1 - exp(-lambda x T); two or more of {n}: 1 - q^{n} - {n} p q^{n - 1} = {r6:.3e} "
+        "(flashlab.array.second_failure_probability, raid6_loss_probability).\n"
+        f"(c) The rebuild reads {n} x {member_tb:g} TB = {n * member_tb:g} TB = {n * member_tb * 8e12:.3e} bits: "
+        f"1 - exp(-{n * member_tb * 8e12:.3e} / {bits:.0e}) = {ure:.3e} (flashlab.array.ure_probability). "
+        "RAID-6 would rebuild such a sector from its second parity."
+    )
+    answer = dict(drives=drives, member_tb=member_tb, rate_mb_s=rate, afr=afr, bits_per_error=bits, hours=hours,
+                  raid5_loss=r5, raid6_loss=r6, ure=ure)
+    return Problem("rebuild", seed, text, answer, working)
+
+
 # -------------------------------------------------------------------------------- bake
 def _bake(rng: np.random.Generator, seed: int) -> Problem:
     stress = float(rng.choice([70.0, 85.0, 100.0, 125.0]))
@@ -1178,9 +1256,11 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "logsync": _logsync,
     "commit": _commit,
     "mix": _mix,
+    "placement": _placement,
     "sweep": _sweep,
     "capacity": _capacity,
     "reduction": _reduction,
+    "rebuild": _rebuild,
     "boost": _boost,
     "trim": _trim,
     "zns": _zns,

@@ -31,10 +31,12 @@ and the kernels take fewer arrays (each is bound again at every inlined helper: 
               source ``u`` is unit ``u``'s array operation (or disk access), source
               ``n_units + c`` is channel ``c``'s transfer, source ``n_units + n_channels + d``
               device ``d``'s next cache acknowledgement, then each device's two front rings
-              (``Front``, :func:`_front_src`). Each source has at most one pending
+              (``Front``, :func:`_front_src`), then each device's SLC idle timer
+              (:func:`_idle_src`). Each source has at most one pending
               event (a unit runs one operation; a suspended one's event is *removed*;
-              acknowledgements leave in order, only the oldest is scheduled), so the heap never
-              holds more than ``n_units + n_channels + 3 n_devices`` events: its size.
+              acknowledgements leave in order, only the oldest is scheduled; a timer cancelled
+              is removed), so the heap never holds more than
+              ``n_units + n_channels + 4 n_devices`` events: its size.
 ``Requests``  per member request ``i``: ``op``, ``lba``, ``pages``, ``device``, its host I/O
               and ``phase``, its alternates (a read rebuilt from the rest of its stripe when
               its member is collecting garbage), pages ``left``, the ``link`` of the waiting
@@ -64,7 +66,8 @@ and the kernels take fewer arrays (each is bound again at every inlined helper: 
               to the host). Its commands wait in the host in a third waiting FIFO, ``W_FRONT``.
 ``Slc``       per device, its static SLC cache (drives that have one, :mod:`flashlab.ssd.slc`):
               the cache's superblocks (out of the FTL's pool, state ``B_SLC``) as a ring of
-              blocks in use, free and being folded; host slots written and fold copies.
+              blocks in use, free and being folded; its idle timer (``idle_since``); host slots
+              written and fold copies.
 ``Maps``      per device, its map cache (drives whose mapping table lives on NAND,
               :mod:`flashlab.ssd.mapcache`): translation pages cached, the LRU list's ends, the
               map's NAND times, map reads and programs; ``Tpages`` per translation page of
@@ -175,12 +178,20 @@ Life of one GC job (flash device):
    GC collects only if it has stale pages (``_stale``).
 
 A fold job (a drive with an SLC cache, ``Jobs.fold``): host writes take the cache's slots while
-it has one free (``_map_host_write``: page type ``SLC_TYPE``, the SLC program time); when the
-device is idle (``_idle``: nothing inside it or waiting; checked in each dispatch round), and no
-job runs, ``_start_fold`` takes the oldest cache block whose programs have all ended (padding an
-open block's partly filled program first) and relocates its valid slots like a GC victim
-(``_relocate``, steps 2-4 below, fold copies counted apart); its erase returns the block to the
-cache. The fold starts the moment the device is idle: there is no idle timer.
+it has one free (``_map_host_write``: page type ``SLC_TYPE``, the SLC program time). Each
+dispatch round that visits the device runs its SLC timer (``_slc_tick``): when the host side
+falls idle (``_host_idle``: no command inside the device or waiting) an idle period starts
+(``Slc.idle_since``) and the timer's event is set ``Slc.idle_fold_us`` later; a host command
+arriving ends the period and removes the event (one that came and went between two visits is
+seen in the device's completion count, ``Slc.idle_done``). A fold is due (``_fold_due``), when
+no job runs, once the period has lasted ``idle_fold_us`` (FOLD_IDLE: its copies go after host
+I/O on every unit, as background GC's) or at once when the cache is full (FOLD_FULL: under
+load, its copies go before host writes to native blocks, as foreground GC's go before host
+writes, and after those into the cache, ``_pick_class``). ``_start_fold`` takes the oldest
+cache block whose programs have all ended (padding an open block's partly filled program first)
+and relocates its valid slots like a GC victim (``_relocate``, steps 2-4 below, fold copies
+counted apart); its erase returns the block to the cache. While the device stays idle, the next
+fold starts when one ends.
 
 A drive with a map cache (``Maps.on``): ``_dispatch`` looks a host read's translation pages up
 first (``_map_misses``); a miss queues a ``K_MREAD`` of the translation page on its unit (a read,
@@ -191,8 +202,10 @@ Taking a page into a full cache evicts the least recently used one (``_map_load`
 is programmed back first (``K_MPROG``, in the write queue, counted in ``Maps.programs``).
 
 Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
-done (far more than any progress needs): a model defect is an error naming a member, never a
-numba loop that Ctrl-C cannot stop.
+done (far more than any progress needs), or when the events run out while requests still wait
+in a device whose write gate is open (``_first_stuck``; nothing will ever admit them): a model
+defect is an error naming a member, never a numba loop that Ctrl-C cannot stop, nor a run that
+stops early in silence.
 2. Unit event of each copy read (data sensed) -> channel transfer out -> channel event:
    ``_finish`` queues the copy's program on the destination unit.
 3. Program of each copy: channel transfer in, array program, unit event: ``_finish`` counts it;
@@ -296,6 +309,8 @@ MAX_BITS = 4
 # the page type of a slot programmed in SLC mode (a column of Devices.t_read and t_prog after
 # the part's own types)
 SLC_TYPE = np.int8(MAX_BITS)
+# Jobs.fold: a GC job, a fold of an idle drive, a fold of a full cache (under load)
+FOLD_NONE, FOLD_IDLE, FOLD_FULL = _codes(0, 1, 2)
 # FTL write streams, as int64 (a literal 0 or F.GC_STREAM would compile F._open and what it calls
 # once per value, beside the int64 copy the FTL's own loop uses)
 HOST_STREAM, GC_STREAM = _codes(0, F.GC_STREAM)
@@ -433,7 +448,8 @@ class Hosts(NamedTuple):
 class Jobs(NamedTuple):
     """Per device, the running job: a GC job, or a fold of an SLC cache block (``fold``)."""
     victim: np.ndarray        # superblock being cleaned, -1: no job
-    fold: np.ndarray          # 1: the job folds a block of the SLC cache (Slc) into native blocks
+    fold: np.ndarray          # the job folds a block of the SLC cache (Slc) into native blocks:
+                              # FOLD_IDLE or FOLD_FULL (its copies before host writes); 0: GC
     waiting: np.ndarray       # 1: a job was due but every full superblock had programs outstanding
     log_row: np.ndarray       # its row of Stats.gc_log, -1: not logged
     copies_left: np.ndarray
@@ -588,7 +604,9 @@ class Slc(NamedTuple):
     hold data (oldest first; the newest is open while ``wp < pages``), the ``free_blocks`` after
     them are erased, and the one after those is being folded while a fold job runs. Host writes take the cache's next slot while it has one
     (:func:`_slc_room`); a fold job copies the oldest block's valid slots to native blocks and
-    erases it (:func:`_start_fold`), whenever the device is idle (:func:`_idle`)."""
+    erases it (:func:`_start_fold`), when due (:func:`_fold_due`). The idle timer: the host side
+    has been idle since ``idle_since`` (us; -1: it is not), having completed ``idle_done``
+    requests then; its event (:func:`_idle_src`) is pending from then to ``idle_fold_us`` after."""
     on: np.ndarray
     n_blocks: np.ndarray
     pages: np.ndarray         # slots an SLC superblock holds
@@ -601,6 +619,9 @@ class Slc(NamedTuple):
     fold_copies: np.ndarray   # valid slots fold jobs copied to native blocks (mapped there)
     fold_programs: np.ndarray  # their programs ended
     folds: np.ndarray         # blocks folded and erased
+    idle_fold_us: np.ndarray  # idle time before a fold starts, us (SlcCache.idle_fold_us)
+    idle_since: np.ndarray    # us, -1: the host side is not idle
+    idle_done: np.ndarray     # Stats.done of the device when its idle period started
 
 
 class Maps(NamedTuple):
@@ -849,7 +870,7 @@ def _start_op(e, u, kind, ppn, ref):
 
 
 @_inline
-def _pick_class(q, units, dev, u):
+def _pick_class(q, units, dev, jobs, ptype, u):
     """Queue class the idle unit serves next, or -1 if all are empty."""
     d = units.device[u]
     nr = _qlen(q, Q_READ, u) > 0
@@ -869,6 +890,12 @@ def _pick_class(q, units, dev, u):
             host = Q_WRITE
     if dev.fg[d] != 0 and ng and host != Q_READ:
         return Q_GC  # foreground GC goes before host writes
+    if host == Q_WRITE and ng and jobs.fold[d] == FOLD_FULL:
+        # the fold of a full SLC cache goes before host writes to native blocks, whose program
+        # time it shares, not before those the cache took before it filled
+        j = q.head[Q_WRITE, u] % q.kind.shape[2]
+        if ptype[dev.page0[d] + q.ppn[Q_WRITE, u, j]] != SLC_TYPE:
+            return Q_GC
     if host >= 0:
         return host
     if ng:
@@ -893,7 +920,7 @@ def _start_next(e, u):
             _array_op(units, e.heap, e.loop, u, units.s_left[u] + e.devices.t_resume[units.device[u]])
             return
     else:
-        cls = _pick_class(q, units, e.devices, u)
+        cls = _pick_class(q, units, e.devices, e.jobs, e.ptype, u)
         if cls < 0:
             units.stage[u] = IDLE
             return
@@ -1145,26 +1172,70 @@ def _relocate(e, d, v, n):
 
 # ---------------------------------------------------------------- the SLC cache folds
 @_inline
-def _idle(slc, dev, jobs, fr, st, loop, d):
-    """Device d may fold its SLC cache now: it has one holding data, no job runs, and no host
-    command is inside it (past its host interface too) or waiting for it."""
-    if slc.on[d] == 0 or slc.used[d] == 0 or jobs.victim[d] >= 0 or loop.err[0] != ERR_NONE:
-        return False
+def _host_idle(dev, fr, st, d):
+    """No host command is inside device d (past its host interface too) or waiting for it."""
     if dev.inflight[d] != 0 or dev.waiting[d] != 0:
         return False
     return fr.on[d] == 0 or fr.admitted[d] == st.done[d]
 
 
+@_inline
+def _idle_src(e, d):
+    """Heap source of device d's SLC idle timer: after every front ring (:func:`_front_src`)."""
+    return e.units.device.size + e.channels.busy.size + 3 * e.devices.kind.size + d
+
+
+@_inline
+def _fold_due(slc, jobs, loop, d):
+    """Device d folds a block of its SLC cache now (FOLD_IDLE or FOLD_FULL), or not (FOLD_NONE):
+    the cache holds data, no job runs, and the cache is full, or the device has been idle for
+    ``idle_fold_us``."""
+    if slc.used[d] == 0 or jobs.victim[d] >= 0 or loop.err[0] != ERR_NONE:
+        return FOLD_NONE
+    if not _slc_room(slc, d):
+        return FOLD_FULL
+    if slc.idle_since[d] >= 0 and loop.now[0] >= slc.idle_since[d] + slc.idle_fold_us[d]:
+        return FOLD_IDLE
+    return FOLD_NONE
+
+
 @_callee
-def _start_fold(e, d):
-    """Idle device d folds its SLC cache's oldest block: a job (:func:`_relocate`) copies its valid
+def _slc_tick(e, d):
+    """Device d (with an SLC cache) after a dispatch round visited it: its idle period starts
+    (timer event ``idle_fold_us`` ahead, if the cache holds data) or ends (event removed), and a
+    fold starts if one is due (:func:`_fold_due`)."""
+    slc, loop = e.slc, e.loop
+    done = e.stats.done[d]
+    src = _idle_src(e, d)
+    if _host_idle(e.devices, e.front, e.stats, d):
+        if slc.idle_since[d] < 0 or slc.idle_done[d] != done:  # idle from now on
+            H.remove(e.heap, src)
+            slc.idle_since[d] = loop.now[0]
+            slc.idle_done[d] = done
+            if slc.used[d] > 0:
+                _heap_push(e.heap, loop.err, src, loop.now[0] + slc.idle_fold_us[d])
+    elif slc.idle_since[d] >= 0:  # a host command arrived: the wait starts again when it is done
+        slc.idle_since[d] = -1.0
+        H.remove(e.heap, src)
+    fold = _fold_due(slc, e.jobs, loop, d)
+    if fold != FOLD_NONE:
+        _start_fold(e, d, fold)
+
+
+@_callee
+def _start_fold(e, d, fold):
+    """Device d folds its SLC cache's oldest block (``fold``: FOLD_IDLE or FOLD_FULL, the job's
+    ``Jobs.fold``): a job (:func:`_relocate`) copies its valid
     slots to native blocks, then erases it back into the cache (:func:`_end_job`). It waits
     while programs into the block are outstanding (an open block's partly filled program is
     padded, so that it ends) or while the native blocks lack room for its data."""
     slc = e.slc
     s = _ftl(e.ftls, d)
     b = slc.first[d] + slc.head[d]
-    if s[2][F.UNDONE, b] > 0:
+    if s[2][F.UNDONE, b] > 0 or (slc.used[d] == 1 and slc.wp[d] % e.devices.slots[d] != 0):
+        # programs into the block are outstanding, or it is the open block and its last NAND page
+        # is partly filled (a slot there has no program yet: folding it now would leave that
+        # slot dirty in the write cache for ever): pad that page and wait for its program
         if slc.used[d] == 1:
             _pad_slc(e, d)
         return
@@ -1172,7 +1243,7 @@ def _start_fold(e, d):
         return
     slc.head[d] = (slc.head[d] + 1) % slc.n_blocks[d]
     slc.used[d] -= 1
-    e.jobs.fold[d] = 1
+    e.jobs.fold[d] = fold
     e.jobs.log_row[d] = -1  # the GC log records GC jobs
     _relocate(e, d, b, slc.pages[d])
 
@@ -2022,8 +2093,8 @@ def _settle(e):
                 _dispatch(e, d)
             if e.front.on[d] != 0:
                 _front_admit(e, d)  # after the dispatch: it may have completed some (a flush)
-            if _idle(e.slc, e.devices, e.jobs, e.front, e.stats, loop, d):
-                _start_fold(e, d)
+            if e.slc.on[d] != 0:
+                _slc_tick(e, d)
             d = _next_ready(loop.ready, d)
         if (loop.to_issue[0] == 0 or _held(loop)) and not _any_ready(loop.ready):
             return
@@ -2139,7 +2210,7 @@ def _end_job(e, d):
     if e.jobs.log_row[d] >= 0:
         e.stats.gc_log[e.jobs.log_row[d], GL_END] = e.loop.now[0]
     if e.jobs.fold[d] != 0:  # a folded SLC block: back into the cache, erased
-        e.jobs.fold[d] = 0
+        e.jobs.fold[d] = FOLD_NONE
         F._wipe(s, v)
         e.slc.free_blocks[d] += 1
         e.slc.folds[d] += 1
@@ -2190,6 +2261,18 @@ def _on_channel(e, c):
 
 
 # ---------------------------------------------------------------- the event loop
+@_inline
+def _first_stuck(dev):
+    """The first device with requests in its waiting FIFOs and its write gate open, or -1. (A
+    device stalled at its write gate, ``Devices.stalled``, waits for room nothing will make: a
+    full drive with GC off, a write larger than GC's free space; the run's result reports it as
+    a stall with that reason. Any other wait with no event left is a model defect.)"""
+    for d in range(dev.waiting.size):
+        if dev.waiting[d] > 0 and dev.stalled[d] == 0:
+            return np.int64(d)
+    return np.int64(-1)
+
+
 @_kernel
 def run_events(e, stop_done, until):
     """Process events until ``stop_done`` host I/Os have completed, the events run out, the next
@@ -2218,7 +2301,7 @@ def run_events(e, stop_done, until):
             # no host I/O done in budget events: report the device of the next event, never hang
             x = heap.order[0] & _SRC_MASK if heap.n[0] > 0 else np.int64(-1)
             d = np.int64(0) if x < 0 else (e.units.device[x] if x < n_units else (
-                e.units.device[e.channels.unit[x - n_units]] if x < n_src else x - n_src))
+                e.units.device[e.channels.unit[x - n_units]] if x < n_src else (x - n_src) % e.devices.kind.size))
             _fail(e.devices, loop, d, ERR_STALL)
             break
         quiet += 1
@@ -2229,6 +2312,9 @@ def run_events(e, stop_done, until):
                 _barrier_passed(hs, loop)
             t_arr = inf if _held(loop) else hs.arrival[loop.next[0]]
         if t_arr == inf and t_heap == inf:
+            d = _first_stuck(e.devices)
+            if d >= 0:  # requests wait for what no event will ever bring: a model defect, never silence
+                _fail(e.devices, loop, d, ERR_STALL)
             break
         if t_arr >= until and t_heap >= until:
             break  # the next event is not before until: a host I/O arriving at until may still be added
@@ -2258,10 +2344,12 @@ def run_events(e, stop_done, until):
                 if j < nd:
                     _wake(e.devices, e.loop, j)
                     _on_ack(e, j)
-                else:  # a front ring (_front_src)
+                elif j < 3 * nd:  # a front ring (_front_src)
                     j -= nd
                     _wake(e.devices, e.loop, j % nd)
                     _on_front(e, j % nd, j // nd)
+                else:  # an SLC idle timer expired (_idle_src): the dispatch round folds (_slc_tick)
+                    _wake(e.devices, e.loop, j - 3 * nd)
             if done >= 0:
                 _finish(e, done)
         due = loop.to_issue[0] > 0 or _any_ready(loop.ready)

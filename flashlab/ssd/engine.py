@@ -256,8 +256,10 @@ def _slc(members, states, ppbs) -> K.Slc:
             if not np.array_equal(b, b[0] + np.arange(b.size)):
                 raise RuntimeError(f"member {d}'s SLC blocks are not consecutive: {b}")
             first[d], n[d], pages[d] = b[0], b.size, ppbs[d] // m.timing.bits_per_cell
+    idle = np.array([0.0 if getattr(m, "slc", None) is None else m.slc.idle_fold_us for m in members])
     return K.Slc(on=(n > 0).astype(i64), n_blocks=n, pages=pages, first=first, free_blocks=n.copy(),
-                 **_arrays(D, ("head", "used", "wp", "writes", "fold_copies", "fold_programs", "folds"), i64))
+                 **_arrays(D, ("head", "used", "wp", "writes", "fold_copies", "fold_programs", "folds"), i64),
+                 idle_fold_us=idle, idle_since=np.full(D, -1.0), idle_done=np.zeros(D, i64))
 
 
 def _maps(members) -> tuple[K.Maps, K.Tpages]:
@@ -450,8 +452,9 @@ class Engine:
                                    wait=np.zeros((C, max(units)), i64))
         self.queues = K.Queues(*(np.zeros((3, U, cap), i64) for _ in range(4)), head=np.zeros((3, U), i64),
                                tail=np.zeros((3, U), i64), next_seq=np.zeros(1, i64))
-        # one pending event per unit, channel, device's acknowledgements and two front rings at most (see _kernels)
-        H = U + C + 3 * D
+        # one pending event per unit, channel, device's acknowledgements, two front rings and SLC idle
+        # timer at most (see _kernels)
+        H = U + C + 4 * D
         self.heap = new_heap(H, H)
         self.requests = K.Requests(op=np.asarray(op, np.int8), lba=np.asarray(lba, i64), pages=np.asarray(pages, i64),
                                    device=np.asarray(device, i64), host=fan.host, phase=fan.phase, alt=fan.alt,
@@ -850,4 +853,5 @@ HOST_OPS = (K.OP_WRITE, K.OP_READ, K.OP_TRIM, K.OP_FLUSH, K.OP_FUA)
 ERRORS = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
           K.ERR_NO_SPACE: "no free block left for garbage collection",
           K.ERR_HEAP: "the event heap's bound failed (an engine bug)",
-          K.ERR_STALL: "no host I/O completed in a long run of events: the loop made no progress (a model defect)"}
+          K.ERR_STALL: ("the loop made no progress: no host I/O completed in a long run of events, or the events "
+                       "ran out while requests still waited (a model defect)")}
