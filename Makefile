@@ -96,7 +96,7 @@ kernels: $(STAMP)
 # so such an index fails a test instead.
 BOUNDSCHECK_TESTS := tests/test_cell_physics.py tests/test_cell_errors.py tests/test_ftl.py \
 	tests/test_ftl_reference.py tests/test_timing.py tests/test_safety.py tests/test_ssd_cache.py tests/test_ssd_slc_engine.py \
-	tests/test_array.py tests/test_db_oltp.py tests/test_ssd_trim.py
+	tests/test_array.py tests/test_db_oltp.py tests/test_ssd_trim.py tests/test_ssd_mapcache.py
 test-boundscheck: $(STAMP)
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CHECKED_CACHE) $(BIN)/python -m pytest $(BOUNDSCHECK_TESTS) -q $(XDIST)
 

@@ -490,7 +490,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
                nand_page_size=Param("opt_int", 8192, never=(12288, 2048, 4096 * 32, 8192.5, "16k")),
                host=Param("opt_obj", S.HostInterface(link_mb_s=500.0)),
                controller=Param("opt_obj", S.Controller(cores=2, command_us=5.0)),
-               slc=Param("opt_obj", None)), "ssd")
+               slc=Param("opt_obj", None), map_cache=Param("opt_obj", None)), "ssd")
     link = S.HostInterface(link_mb_s=500.0, command_overhead_us=1.0, max_qd=16, duplex=False, name="link")
     add("ssd.HostInterface", S.HostInterface, dataclass_params(link, name="text"), "ssd")
     add("ssd.HostInterface.sata", S.HostInterface.sata,
@@ -502,6 +502,13 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("ssd.SlcCache", S.SlcCache, dataclass_params(S.SlcCache(blocks_per_plane=2, t_prog_us=200.0, t_read_us=25.0),
                                                      t_prog_us=Param("opt_real", 200.0),
                                                      t_read_us=Param("opt_real", 25.0)), "ssd")
+    add("ssd.MapCache", S.MapCache, dataclass_params(S.MapCache(cached_bytes=2**16, entry_bytes=4, hit_us=1.0,
+                                                                name="hmb"), name="text"), "ssd")
+    mcache = S.MapCache(cached_bytes=2**16)
+    add("ssd.MapCache.entries_per_page", mcache.entries_per_page, params({"page_size": 4096}), "ssd")
+    add("ssd.MapCache.cached_pages", mcache.cached_pages, params({"page_size": 4096}), "ssd")
+    add("ssd.MapCache.table_pages", mcache.table_pages, params({"user_pages": 2**20, "page_size": 4096}), "ssd")
+    add("ssd.lru_miss_rate", S.lru_miss_rate, params({"cached_pages": 16, "table_pages": 64}), "ssd")
     slc = S.SlcCache(blocks_per_plane=2)
     add("ssd.SlcCache.prog_us", slc.prog_us, params({"timing": D.timing_preset("tlc")}), "ssd")
     add("ssd.SlcCache.read_us", slc.read_us, params({"timing": D.timing_preset("tlc")}), "ssd")

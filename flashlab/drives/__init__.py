@@ -19,11 +19,12 @@ from flashlab.drives.drive import METRICS, TOLERANCE, Allowance, Drive, Figure
 from flashlab.drives.economics import PRICES, Price, Purchase, TierCosts, cheapest, crossover_density, tier_costs
 from flashlab.drives.endurance import RATINGS, Endurance, Rating, dwpd, endurance, tbw
 from flashlab.drives.nand import NandPart
-from flashlab.drives.presets import DISK, DRIVES, F20, P660, PM9A3, PRO850, PRO980, SSD320, X25E
+from flashlab.drives.presets import (DISK, DRIVES, F20, HMB_64MIB, P660, PM9A3, PRO850, PRO980, SRAM_1MIB, SSD320,
+                                     X25E)
 from flashlab.drives.qualify import act_load, act_rating, act_rules, act_run, check_spec, format_qos, parse_spec, qos
 from flashlab.drives.validate import Row, Validation, measure, validate
 
-__all__ = ["Allowance", "DISK", "DRIVES", "Drive", "Endurance", "F20", "Figure", "METRICS", "NandPart", "P660", "PM9A3",
-           "PRICES", "PRO850", "PRO980", "Price", "Purchase", "RATINGS", "Rating", "Row", "SSD320", "TOLERANCE", "Validation", "X25E", "act_load",
+__all__ = ["Allowance", "DISK", "DRIVES", "Drive", "Endurance", "F20", "Figure", "HMB_64MIB", "METRICS", "NandPart", "P660", "PM9A3",
+           "PRICES", "PRO850", "PRO980", "Price", "Purchase", "RATINGS", "Rating", "Row", "SRAM_1MIB", "SSD320", "TOLERANCE", "Validation", "X25E", "act_load",
            "act_rating", "act_rules", "act_run", "check_spec", "cheapest", "crossover_density", "dwpd", "endurance", "format_qos", "measure", "parse_spec",
            "qos", "tbw", "tier_costs", "TierCosts", "validate"]

@@ -288,7 +288,10 @@ class Drive:
         one block per plane for it besides. A drive with ``slc_bytes`` has its static SLC cache
         (:meth:`slc_cache`) at the same share of the user capacity as the full drive's modelled
         cache (:attr:`slc_model_bytes`), at least one block per plane and at most what the spare
-        blocks of this scale hold. Other keyword arguments go to ``SsdConfig`` (e.g. ``gc``)."""
+        blocks of this scale hold. A ``map_cache`` (:class:`~flashlab.ssd.MapCache`, sized for
+        the full drive, e.g. :data:`flashlab.drives.HMB_64MIB`) keeps the same share of the
+        mapping table: its ``cached_bytes`` scale with the user capacity (at least one
+        translation page). Other keyword arguments go to ``SsdConfig`` (e.g. ``gc``)."""
         check_real("capacity_scale", capacity_scale, 0.0, 1.0, lo_open=True)
         whole = self._whole(**kwargs)
         return self._scaled(whole, capacity_scale, self._min_scale(whole))
@@ -301,6 +304,10 @@ class Drive:
                              f"of op {self.op:.3f}; got {capacity_scale!r}")
         blocks = math.ceil(self.blocks_per_plane * capacity_scale)
         config = dataclasses.replace(whole, geometry=dataclasses.replace(whole.geometry, blocks_per_plane=blocks))
+        if config.map_cache is not None:  # the map cache keeps its share of the drive's mapping table
+            g = config.geometry
+            held = max(g.page_size, round(config.map_cache.cached_bytes * g.user_bytes / self.capacity_bytes))
+            config = dataclasses.replace(config, map_cache=dataclasses.replace(config.map_cache, cached_bytes=held))
         if not self.slc_bytes:
             return config
         # the cache keeps its share of the user capacity, within the spare blocks of this scale

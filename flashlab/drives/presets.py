@@ -15,6 +15,9 @@ The controller's command time is the one calibrated parameter (:mod:`flashlab.dr
 * :data:`PM9A3`: Samsung PM9A3 7.68 TB (2020), PCIe Gen4 x4 datacenter drive, V6 TLC.
 * :data:`PRO980`: Samsung 980 PRO 1 TB (2020), PCIe Gen4 x4 client drive, V6 TLC, SLC cache.
 * :data:`P660`: Intel SSD 660p 1 TB (2018), PCIe Gen3 x4 client drive, 64-layer QLC, SLC cache.
+* :data:`HMB_64MIB`, :data:`SRAM_1MIB`: where a DRAM-less drive caches its mapping table, for
+  any preset's ``config(map_cache=...)`` (the 980 PRO's back end with them stands in for the
+  DRAM-less Samsung 980 of the same NAND: a variant, not a preset of its own).
 * :data:`DISK`: the Seagate Cheetah 15K.7 of :mod:`flashlab.device.hdd`, the era's 15k disk.
 """
 
@@ -25,7 +28,7 @@ from dataclasses import replace
 from flashlab.device.hdd import CHEETAH_15K7
 from flashlab.drives.drive import Allowance, Drive, Figure
 from flashlab.drives.nand import INTEL_QLC_64L, MICRON_MLC_25NM, MICRON_SLC_34NM, SAMSUNG_V6_TLC, SAMSUNG_VNAND_MLC_32L
-from flashlab.ssd import HostInterface
+from flashlab.ssd import HostInterface, MapCache
 
 GB = 10**9
 
@@ -208,6 +211,19 @@ P660 = Drive(
               "2 per channel; op = 1 TiB / 1 TB - 1. SLC cache: 12 GB static, up to 140 GB dynamic on the 1 TB "
               "model while the drive is mostly empty; the model holds the static 12 GB, its SLC program time set "
               "from the 1,800 MB/s written into it. No power-loss protection.")
+
+#: Where a DRAM-less drive keeps its mapping table, for ``Drive.config(map_cache=...)``: a 64 MiB
+#: Host Memory Buffer (NVMe 1.2; DRAM-less client drives ask the host for tens of megabytes,
+#: anandtech2018rc100, and use it as a mapping-table cache, kim2020hmb), which caches the entries
+#: of 64 GiB of a 1 TB drive's LBAs. A look-up there crosses PCIe: ``hit_us`` = 1 us, an
+#: assumption (no source publishes an HMB access time). The cache is sized for the full drive:
+#: :meth:`Drive.config` scales it with the capacity.
+HMB_64MIB = MapCache(cached_bytes=64 * 2**20, hit_us=1.0, name="HMB 64 MiB")
+#: A DRAM-less drive without a Host Memory Buffer (a SATA drive, or a host that grants none):
+#: only the controller's SRAM caches translation pages. Its size is unpublished: 1 MiB (the
+#: entries of 1 GiB of LBAs) is an assumption; at spans of many gigabytes nearly every look-up
+#: misses whatever its size.
+SRAM_1MIB = MapCache(cached_bytes=2**20, name="controller SRAM 1 MiB")
 
 #: The 15k-rpm disk of the same era (:data:`flashlab.device.hdd.CHEETAH_15K7`), by reference.
 DISK = CHEETAH_15K7

@@ -9,6 +9,7 @@ from flashlab.ssd._kernels import OP_FLUSH, OP_FUA
 from flashlab.ssd.config import SsdConfig, ssd_geometry
 from flashlab.ssd.frontend import Controller, HostInterface
 from flashlab.ssd.engine import MembersResult, ServiceMember, run_members
+from flashlab.ssd.mapcache import MapCache, lru_miss_rate
 from flashlab.ssd.power import PowerLoss
 from flashlab.ssd.slc import SlcCache, SlcPlateaus, slc_write_plateaus
 from flashlab.ssd.pts import PtsResult, SteadyState, steady_state, write_saturation
@@ -24,6 +25,6 @@ from flashlab.ssd.sim import (
 )
 
 __all__ = [
-    "Controller", "HostInterface", "HostLoad", "IoResult", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
-    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "SlcCache", "SlcPlateaus", "simulate_io", "slc_write_plateaus", "ssd_geometry", "steady_state", "supported_percentile", "write_saturation",
+    "Controller", "HostInterface", "HostLoad", "IoResult", "MapCache", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
+    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "SlcCache", "SlcPlateaus", "simulate_io", "slc_write_plateaus", "ssd_geometry", "lru_miss_rate", "steady_state", "supported_percentile", "write_saturation",
 ]

@@ -68,6 +68,10 @@ and the kernels take fewer arrays (each is bound again at every inlined helper: 
               the cache's superblocks (out of the FTL's pool, state ``B_SLC``) as a ring of
               blocks in use, free and being folded; its idle timer (``idle_since``); host slots
               written and fold copies.
+``Maps``      per device, its map cache (drives whose mapping table lives on NAND,
+              :mod:`flashlab.ssd.mapcache`): translation pages cached, the LRU list's ends, the
+              map's NAND times, map reads and programs; ``Tpages`` per translation page of
+              every such drive: its LRU links and whether it is cached (clean or dirty).
 
 Programs of several NAND pages (``Devices.slots`` slots): with one-shot programming a unit
 programs a word line's pages (one of each type) at once, and with multi-plane operations a unit
@@ -189,6 +193,14 @@ and relocates its valid slots like a GC victim (``_relocate``, steps 2-4 below, 
 counted apart); its erase returns the block to the cache. While the device stays idle, the next
 fold starts when one ends.
 
+A drive with a map cache (``Maps.on``): ``_dispatch`` looks a host read's translation pages up
+first (``_map_misses``); a miss queues a ``K_MREAD`` of the translation page on its unit (a read,
+in the read queue) and the request waits; when its last map read ends, ``_read_mapped`` looks its
+slots up as above. A host write's translation pages are looked up when it is mapped
+(``_map_written``): a miss queues a map read the write does not wait for, and the page is dirty.
+Taking a page into a full cache evicts the least recently used one (``_map_load``); a dirty one
+is programmed back first (``K_MPROG``, in the write queue, counted in ``Maps.programs``).
+
 Every ``run_events`` call ends with ``ERR_STALL`` after ``loop.budget`` events with no host I/O
 done (far more than any progress needs), or when the events run out while requests still wait
 in a device whose write gate is open (``_first_stuck``; nothing will ever admit them): a model
@@ -264,8 +276,12 @@ OP_WRITE, OP_READ, OP_TRIM, OP_RAW_READ, OP_RAW_PROG, OP_RAW_ERASE, OP_FLUSH, OP
 # with nothing valid, to close a NAND page before all its slots hold data; K_FIXED: a
 # fixed-service member's request; K_SUSPEND: a program or erase running on to the point where it
 # can stop, after a host read asked it to; K_REGREAD: a host read of a slot already in the page
-# register, sensed there with the request's previous slot of the same NAND page)
-K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED, K_SUSPEND, K_REGREAD = _codes(*range(11))
+# register, sensed there with the request's previous slot of the same NAND page; K_MREAD and
+# K_MPROG: a translation page of the mapping table read or programmed, Maps)
+(K_HREAD, K_HWRITE, K_GREAD, K_GPROG, K_ERASE, K_RERASE, K_DISK, K_PAD, K_FIXED, K_SUSPEND, K_REGREAD, K_MREAD,
+ K_MPROG) = _codes(*range(13))
+# a translation page's state in Tpages
+TP_ABSENT, TP_CLEAN, TP_DIRTY = _codes(0, 1, 2)
 # queue classes
 Q_READ, Q_WRITE, Q_GC = _codes(0, 1, 2)
 # unit stages
@@ -608,6 +624,35 @@ class Slc(NamedTuple):
     idle_done: np.ndarray     # Stats.done of the device when its idle period started
 
 
+class Maps(NamedTuple):
+    """Per device ``d``: its map cache (``on`` 0: the whole table in DRAM, no look-up costs
+    NAND time; :mod:`flashlab.ssd.mapcache`). Its translation pages are ``Tpages`` rows
+    ``tp0 .. tp0 + n_pages - 1``; page ``t`` maps LBAs ``t * per_page ..`` and lives on local
+    unit ``t % n_units``. At most ``capacity`` are cached, in an LRU list from ``mru`` to ``lru``
+    (rows, -1: empty)."""
+    on: np.ndarray
+    per_page: np.ndarray      # LBAs one translation page maps
+    capacity: np.ndarray      # translation pages the cache holds
+    tp0: np.ndarray           # its first row of Tpages
+    n_pages: np.ndarray       # translation pages of its whole table
+    count: np.ndarray         # translation pages cached now
+    mru: np.ndarray           # row of the most recently used, -1: none
+    lru: np.ndarray           # row of the least recently used (evicted next), -1: none
+    t_read: np.ndarray        # tR of a translation page (SLC mode), us
+    t_prog: np.ndarray        # tPROG of a translation page (SLC mode), us
+    t_hit: np.ndarray         # added to a read served from NAND for its look-up (HMB: across PCIe), us
+    loads: np.ndarray         # translation pages taken into the cache (misses), reads and writes
+    reads: np.ndarray         # map reads done (NAND)
+    programs: np.ndarray      # map programs done (dirty translation pages evicted)
+
+
+class Tpages(NamedTuple):
+    """Per translation page of every drive with a map cache (``Maps``): its state and LRU links."""
+    state: np.ndarray         # TP_ABSENT, TP_CLEAN or TP_DIRTY
+    prev: np.ndarray          # the next more recently used row, -1: none (it is the MRU)
+    next: np.ndarray          # the next less recently used row, -1: none (it is the LRU)
+
+
 class Engine(NamedTuple):
     devices: Devices
     units: Units
@@ -630,6 +675,8 @@ class Engine(NamedTuple):
     ftls: Ftls
     front: Front
     slc: Slc
+    maps: Maps
+    tpages: Tpages
 
 
 # ---------------------------------------------------------------- event heap
@@ -796,7 +843,7 @@ def _start_op(e, u, kind, ppn, ref):
     units.ppn[u] = ppn
     units.ref[u] = ref
     if (kind == K_HREAD or kind == K_REGREAD or kind == K_HWRITE or kind == K_RERASE or kind == K_DISK
-            or kind == K_FIXED) and ref >= 0:
+            or kind == K_FIXED or kind == K_MREAD) and ref >= 0:
         if req.start[ref] < 0:
             req.start[ref] = e.loop.now[0]
     if kind == K_GREAD and units.register[u] == _sense_group(e.devices, d, ppn):
@@ -807,7 +854,10 @@ def _start_op(e, u, kind, ppn, ref):
         units.register[u] = _sense_group(e.devices, d, ppn)
         e.stats.senses[d] += 1
         _array_op(units, e.heap, e.loop, u, e.devices.t_read[d, e.ptype[e.devices.page0[d] + ppn]])
-    elif kind == K_HWRITE or kind == K_GPROG or kind == K_PAD or kind == K_REGREAD:
+    elif kind == K_MREAD:
+        units.register[u] = -1  # the translation page's sense replaces the register's data
+        _array_op(units, e.heap, e.loop, u, e.maps.t_read[d])
+    elif kind == K_HWRITE or kind == K_GPROG or kind == K_PAD or kind == K_REGREAD or kind == K_MPROG:
         if kind != K_REGREAD:
             units.register[u] = -1  # a program's data comes in through the register
         _channel_request(e.channels, units, e.devices, e.heap, e.loop, u)
@@ -1625,7 +1675,7 @@ def _read_done(e, d, i, nand):
     if fr.on[d] == 0 or (op != OP_READ and op != OP_RAW_READ):
         _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
         return
-    ready = e.loop.now[0] + (fr.t_ecc[d] if nand else 0.0)
+    ready = e.loop.now[0] + (fr.t_ecc[d] + e.maps.t_hit[d] if nand else 0.0)
     t = _link_book(fr, d, True, ready, req.pages[i] * fr.page_bytes[d] * fr.us_per_byte[d])
     _ring_push(fr.out_req, fr.out_t, fr.out_head, fr.out_tail, e.heap, e.loop.err, _front_src(e, d, 1), d, i, t)
 
@@ -1693,6 +1743,165 @@ def _trim(e, d, i):
 
 
 @_inline
+def _read_lookup(e, d, i):
+    """Host read i of flash device d, inside it: each slot is looked up in the L2P table and
+    answered as unmapped, from the write cache, or by a NAND read queued on its unit."""
+    dev, req = e.devices, e.requests
+    lba = req.lba[i]
+    s = _ftl(e.ftls, d)
+    l2p = s[1]
+    k = req.pages[i]
+    req.left[i] = k
+    s[5][F.HOST_READS] += k
+    hits = 0
+    held = e.cache.on[d] != 0  # a drive without a cache never touches Engine.pending
+    sensed = np.int64(-2)  # the slot this request last sent to NAND
+    for p in range(k):
+        ppn = np.int64(l2p[lba + p])
+        if ppn < 0:  # unmapped: answered without a flash read
+            req.left[i] -= 1
+        elif held and e.pending[dev.page0[d] + ppn] != 0:  # in the write cache, not yet on NAND
+            req.left[i] -= 1
+            hits += 1
+        else:
+            # the next slot of the NAND page just sensed: read out of the page register
+            same = ppn == sensed + 1 and _sense_group(dev, d, ppn) == _sense_group(dev, d, sensed)
+            kind = K_REGREAD if same else K_HREAD
+            _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
+            sensed = ppn
+    if hits > 0:
+        e.stats.cache_read_hits[d] += hits
+    if req.left[i] == 0:
+        req.start[i] = e.loop.now[0]
+        if hits > 0:
+            # served from DRAM: answered t_ack from now, like a write's acknowledgement. A
+            # hit means device d has a cache (only a cached write sets a flag), so its
+            # ring row exists and has room (_ack_later)
+            _ack_later(e.cache, e.units, e.channels, e.heap, e.loop, d, i)
+        else:
+            _read_done(e, d, i, False)  # unmapped: nothing to sense or decode
+
+
+@_callee
+def _read_mapped(e, d, i):
+    """Host read i of device d has its translation pages: its slots are looked up now (a kernel:
+    the look-up's second call site, on map-cache drives only)."""
+    _read_lookup(e, d, i)
+
+
+# ---------------------------------------------------------------- the map cache
+@_inline
+def _tp_unlink(mp, tp, d, j):
+    """Take translation page row j out of device d's LRU list."""
+    p, n = tp.prev[j], tp.next[j]
+    if p >= 0:
+        tp.next[p] = n
+    else:
+        mp.mru[d] = n
+    if n >= 0:
+        tp.prev[n] = p
+    else:
+        mp.lru[d] = p
+
+
+@_inline
+def _tp_push(mp, tp, d, j):
+    """Row j becomes device d's most recently used translation page."""
+    h = mp.mru[d]
+    tp.prev[j] = -1
+    tp.next[j] = h
+    if h >= 0:
+        tp.prev[h] = j
+    else:
+        mp.lru[d] = j
+    mp.mru[d] = j
+
+
+@_inline
+def _map_hit(mp, tp, d, t, dirty):
+    """Device d's translation page t is cached: it becomes the most recently used (and dirty if
+    ``dirty``: a write changed an entry of it), True; else False."""
+    j = mp.tp0[d] + t
+    if tp.state[j] == TP_ABSENT:
+        return False
+    if mp.mru[d] != j:
+        _tp_unlink(mp, tp, d, j)
+        _tp_push(mp, tp, d, j)
+    if dirty:
+        tp.state[j] = TP_DIRTY
+    return True
+
+
+@_callee
+def _map_load(e, d, t, ref, dirty):
+    """Device d's translation page t misses: a full cache evicts its least recently used page
+    (a dirty one is programmed back, K_MPROG on its unit), t becomes the most recently used and
+    its NAND read is queued on its unit (K_MREAD, for read request ``ref``, or NO_REF)."""
+    mp, tp = e.maps, e.tpages
+    u0, n = e.devices.unit0[d], e.devices.n_units[d]
+    if mp.count[d] >= mp.capacity[d]:
+        v = mp.lru[d]
+        _tp_unlink(mp, tp, d, v)
+        if tp.state[v] == TP_DIRTY:
+            vt = v - mp.tp0[d]
+            _submit(e, Q_WRITE, u0 + vt % n, K_MPROG, vt, NO_REF)
+        tp.state[v] = TP_ABSENT
+        mp.count[d] -= 1
+    j = mp.tp0[d] + t
+    tp.state[j] = TP_DIRTY if dirty else TP_CLEAN
+    _tp_push(mp, tp, d, j)
+    mp.count[d] += 1
+    mp.loads[d] += 1
+    _submit(e, Q_READ, u0 + t % n, K_MREAD, t, ref)
+
+
+@_callee
+def _map_misses(e, d, i):
+    """Look host read i's translation pages up in device d's map cache; each miss is loaded, its
+    NAND read queued for i. Returns the misses: i waits for their reads (``left``)."""
+    mp, req = e.maps, e.requests
+    per = mp.per_page[d]
+    lba = req.lba[i]
+    last = (lba + req.pages[i] - 1) // per
+    misses = 0
+    for t in range(lba // per, last + 1):
+        if not _map_hit(mp, e.tpages, d, t, False):
+            misses += 1
+    req.left[i] = misses  # before the reads are queued: none ends before this returns
+    if misses > 0:
+        for t in range(lba // per, last + 1):
+            if e.tpages.state[mp.tp0[d] + t] == TP_ABSENT:
+                _map_load(e, d, t, i, False)
+    return misses
+
+
+@_callee
+def _map_written(e, d, lba, k):
+    """Host write slots ``lba .. lba + k - 1`` of device d were mapped: their translation pages
+    are dirty, each missing one loaded (a map read the write does not wait for)."""
+    mp = e.maps
+    per = mp.per_page[d]
+    for t in range(lba // per, (lba + k - 1) // per + 1):
+        if not _map_hit(mp, e.tpages, d, t, True):
+            _map_load(e, d, t, NO_REF, True)
+
+
+@_inline
+def _map_io_done(e, d, kind, ref):
+    """A map read or program of device d ended; the last map read of read request ``ref``
+    lets it look its slots up."""
+    if kind == K_MPROG:
+        e.maps.programs[d] += 1
+        return
+    e.maps.reads[d] += 1
+    if ref >= 0:
+        req = e.requests
+        req.left[ref] -= 1
+        if req.left[ref] == 0:
+            _read_mapped(e, d, ref)
+
+
+@_inline
 def _dispatch(e, d):
     """Move waiting requests into device d while its queue depth (and the write gate) allow."""
     dev, req = e.devices, e.requests
@@ -1708,38 +1917,9 @@ def _dispatch(e, d):
             req.left[i] = 1
             _submit(e, Q_READ, dev.unit0[d], access, lba, i)
         elif op == OP_READ:
-            s = _ftl(e.ftls, d)
-            l2p = s[1]
-            k = req.pages[i]
-            req.left[i] = k
-            s[5][F.HOST_READS] += k
-            hits = 0
-            held = e.cache.on[d] != 0  # a drive without a cache never touches Engine.pending
-            sensed = np.int64(-2)  # the slot this request last sent to NAND
-            for p in range(k):
-                ppn = np.int64(l2p[lba + p])
-                if ppn < 0:  # unmapped: answered without a flash read
-                    req.left[i] -= 1
-                elif held and e.pending[dev.page0[d] + ppn] != 0:  # in the write cache, not yet on NAND
-                    req.left[i] -= 1
-                    hits += 1
-                else:
-                    # the next slot of the NAND page just sensed: read out of the page register
-                    same = ppn == sensed + 1 and _sense_group(dev, d, ppn) == _sense_group(dev, d, sensed)
-                    kind = K_REGREAD if same else K_HREAD
-                    _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
-                    sensed = ppn
-            if hits > 0:
-                e.stats.cache_read_hits[d] += hits
-            if req.left[i] == 0:
-                req.start[i] = e.loop.now[0]
-                if hits > 0:
-                    # served from DRAM: answered t_ack from now, like a write's acknowledgement. A
-                    # hit means device d has a cache (only a cached write sets a flag), so its
-                    # ring row exists and has room (_ack_later)
-                    _ack_later(e.cache, e.units, e.channels, e.heap, e.loop, d, i)
-                else:
-                    _read_done(e, d, i, False)  # unmapped: nothing to sense or decode
+            if e.maps.on[d] != 0 and _map_misses(e, d, i) > 0:
+                continue  # it waits for its translation pages' reads (_read_mapped)
+            _read_lookup(e, d, i)
         else:  # raw NAND operations on a given physical page
             req.left[i] = 1
             u = _unit_of(e.devices, d, lba)
@@ -1835,6 +2015,8 @@ def _dispatch(e, d):
             if slots > 1:
                 e.owner[dev.page0[d] + ppn] = i
             _submit(e, Q_WRITE, _unit_of(e.devices, d, ppn), K_HWRITE, ppn, i)
+        if e.maps.on[d] != 0:
+            _map_written(e, d, lba + first, now)
         if through and slots > 1:
             _pad_page(e, d)
         if _update_gc(dev, e.jobs, e.groups, e.ftls.ctr, e.loop, d):
@@ -1976,6 +2158,8 @@ def _finish(e, u):
         req.left[ref] -= 1
         if req.left[ref] == 0:
             _read_done(e, d, ref, kind == K_HREAD or kind == K_REGREAD)  # a read's data goes to the host
+    elif kind == K_MREAD or kind == K_MPROG:
+        _map_io_done(e, d, kind, ref)
     elif kind == K_SUSPEND:
         pass  # the suspended operation has stopped: the unit serves the reads that suspended it
     elif kind == K_GREAD:
@@ -2070,6 +2254,9 @@ def _on_channel(e, c):
         # has done any work, and it resumes after them with the resume overhead.
         _maybe_suspend(e, u)
         return np.int64(-1)
+    if kind == K_MPROG:  # a translation page is in: programmed in SLC mode
+        _array_op(units, e.heap, e.loop, u, e.maps.t_prog[d])
+        return np.int64(-1)
     return u  # data is out (the read is done), or a slot is in
 
 
@@ -2144,7 +2331,7 @@ def run_events(e, stop_done, until):
             if x < n_units:
                 _wake(e.devices, e.loop, e.units.device[x])
                 k = e.units.kind[x]
-                if k == K_HREAD or k == K_GREAD:
+                if k == K_HREAD or k == K_GREAD or k == K_MREAD:
                     _channel_request(e.channels, e.units, e.devices, e.heap, e.loop, x)  # sensed: data out
                 else:
                     done = x

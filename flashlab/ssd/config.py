@@ -16,6 +16,7 @@ from flashlab.device.geometry import MAX_PAGES_PER_BLOCK, MAX_PHYSICAL_PAGES, Ge
 from flashlab.device.timing import PRESETS, NandTiming
 from flashlab.ftl.core import FtlConfig, check_capacity
 from flashlab.ssd.frontend import Controller, HostInterface
+from flashlab.ssd.mapcache import MapCache, check_map_cache
 from flashlab.ssd.slc import SlcCache, check_slc
 
 SCHEDULERS = ("fifo", "read_priority")
@@ -133,6 +134,12 @@ class SsdConfig:
         program writes ``wl_pages`` word lines' single pages in ``wl_pages`` SLC tPROGs), then
         go to native blocks; the drive folds the cache back into native blocks while idle.
         None: no cache, every host write goes to native blocks.
+    map_cache : MapCache or None
+        Where the mapping table lives (:mod:`flashlab.ssd.mapcache`): None, whole in the
+        controller's DRAM (no look-up costs NAND time); a MapCache, on NAND in translation
+        pages with a few of them cached (DRAM-less drives in SRAM, Host Memory Buffer drives in
+        the host's memory): a miss reads its translation page from NAND first, an evicted dirty
+        one is programmed back (``map_programs``, a cause of write amplification of its own).
     """
 
     geometry: Geometry = field(default_factory=ssd_geometry)
@@ -156,6 +163,7 @@ class SsdConfig:
     multi_plane: bool = False
     one_shot: bool = False
     slc: SlcCache | None = None
+    map_cache: MapCache | None = None
 
     def __post_init__(self):
         plain_fields(self)
@@ -219,6 +227,9 @@ class SsdConfig:
         if self.slc is not None:
             check_instance("slc", self.slc, SlcCache, "an SlcCache or None")
             check_slc(self, self.slc)
+        if self.map_cache is not None:
+            check_instance("map_cache", self.map_cache, MapCache, "a MapCache or None")
+            check_map_cache(self, self.map_cache)
 
     @property
     def slots(self) -> int:

@@ -262,6 +262,33 @@ def _slc(members, states, ppbs) -> K.Slc:
                  idle_fold_us=idle, idle_since=np.full(D, -1.0), idle_done=np.zeros(D, i64))
 
 
+def _maps(members) -> tuple[K.Maps, K.Tpages]:
+    """The flash members' map caches as :class:`~flashlab.ssd._kernels.Maps` (``on`` 0 for the
+    others: their whole table is in DRAM) and their translation pages, one after another, as
+    :class:`~flashlab.ssd._kernels.Tpages` (all absent: a cache starts cold). Map reads and
+    programs take the part's fastest page type's times (the map is kept in SLC mode)."""
+    D = len(members)
+    i64, f64 = np.int64, np.float64
+    on, per, cap, n_pages = (np.zeros(D, i64) for _ in range(4))
+    t_read, t_prog, t_hit = (np.zeros(D, f64) for _ in range(3))
+    for d, m in enumerate(members):
+        mc = m.map_cache if isinstance(m, SsdConfig) else None
+        if mc is None:
+            continue
+        g = m.geometry
+        on[d], per[d] = 1, mc.entries_per_page(g.page_size)
+        n_pages[d] = mc.table_pages(g.user_pages, g.page_size)
+        cap[d] = min(mc.cached_pages(g.page_size), n_pages[d])
+        t_read[d], t_prog[d], t_hit[d] = min(m.timing.t_read_us), min(m.timing.t_prog_us), mc.hit_us
+    tp0 = np.cumsum(np.concatenate([[0], n_pages[:-1]])).astype(i64)
+    rows = max(1, int(n_pages.sum()))
+    maps = K.Maps(on=on, per_page=per, capacity=cap, tp0=tp0, n_pages=n_pages, count=np.zeros(D, i64),
+                  mru=np.full(D, -1, i64), lru=np.full(D, -1, i64), t_read=t_read, t_prog=t_prog, t_hit=t_hit,
+                  **_arrays(D, ("loads", "reads", "programs"), i64))
+    tpages = K.Tpages(state=np.zeros(rows, i64), prev=np.full(rows, -1, i64), next=np.full(rows, -1, i64))
+    return maps, tpages
+
+
 def _stall_budget(pages, phys) -> int:
     """Events the loop may process with no host I/O done before it reports ERR_STALL: far more
     than any progress needs (every request page's operations, and three whole-drive GC passes,
@@ -339,7 +366,11 @@ class Engine:
         # a unit's host queues hold at most the device's admitted pages, its cached slots and padding,
         # and never more than every request's pages and padding (at most max_pages + slots - 1 slots,
         # or one destage, per request): a short run on a deep queue or a large cache stays small
+        # a map cache adds a map read per translation page a request touches (max_pages of them at
+        # most) and a map program per page a write evicts (at most one per slot admitted)
+        mapped = [f and m.map_cache is not None for m, f in zip(members, flash)]
         host_ops = [min(device_qd[d] * max_pages
+                        + (2 * (device_qd[d] * (max_pages + 1) + m.cache_slots) if mapped[d] else 0)
                         + (m.cache_slots + device_qd[d] * slots[d] if cached[d] else 0)
                         + (device_qd[d] * slots[d] if slots[d] > 1 else 0)
                         + (min(m.write_cache_blocks, n) if disk_cached[d] else 0),
@@ -481,13 +512,14 @@ class Engine:
         self.front = _front(members, n, device_qd)
         self.devices.front[:] = self.front.on
         self.slc = _slc(members, ftl_states, ppbs)
+        self.maps, self.tpages = _maps(members)
         # the per-device records (and the GC groups') reach the kernels as one structured array each
         # (_packed); this object keeps them as records of views of its fields
-        (self.devices, devices), (self.groups, groups), (self.disks, disks), (self.slc, slc) = map(
-            _packed, (self.devices, self.groups, self.disks, self.slc))
+        (self.devices, devices), (self.groups, groups), (self.disks, disks), (self.slc, slc), (self.maps, maps) = map(
+            _packed, (self.devices, self.groups, self.disks, self.slc, self.maps))
         self.state = K.Engine(devices, self.units, self.channels, self.queues, self.heap, self.requests,
                               self.hosts, self.jobs, groups, disks, self.stats, self.loop, self.cache,
-                              self.ptype, self.owner, self.pending, self.ftls, self.front, slc)
+                              self.ptype, self.owner, self.pending, self.ftls, self.front, slc, maps, self.tpages)
 
     def run(self, progress: bool | None) -> None:
         """Run the event loop until every host I/O is done or nothing more can happen; when
@@ -566,6 +598,8 @@ class Engine:
             "slc_writes": int(self.slc.writes[d]), "fold_copies": int(self.slc.fold_copies[d]),
             "fold_programs": int(self.slc.fold_programs[d]), "slc_folds": int(self.slc.folds[d]),
             "slc_free_blocks": int(self.slc.free_blocks[d]),
+            "map_loads": int(self.maps.loads[d]), "map_reads": int(self.maps.reads[d]),
+            "map_programs": int(self.maps.programs[d]),
             "trims": int(np.count_nonzero((r.op == K.OP_TRIM) & (r.device == d) & np.isfinite(r.done))),
             "trim_pages": int(ctr[FK.TRIMS]),
         }

@@ -174,9 +174,13 @@ class IoResult:
     (``config.slc``): slc_writes, host pages written into it;
     fold_copies, valid pages fold jobs copied to native blocks (their copy reads count in
     gc_reads), fold_programs done; slc_folds, cache blocks folded and erased; slc_free_blocks,
-    its erased blocks at the end). Every host page read
+    its erased blocks at the end); with a map cache (``config.map_cache``): map_loads,
+    translation pages taken into it (misses of reads and writes), map_reads and map_programs
+    done (translation pages read from NAND, dirty ones programmed back when evicted). Every
+    host page read
     is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes
-    over the whole run (host writes, GC copies and fold copies).
+    over the whole run (host writes, GC copies, fold copies and map programs, each a translation
+    page of one slot).
     ``stalled``: the run ended with requests that could never complete (GC off and full, or no
     space left for GC).
     """
@@ -571,7 +575,7 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
                                                             done, req.durable, (_protected(config),)),
         series=eng.series(0, SERIES_NAMES),
         sample_every=eng.sample_every,
-        counters=counters, wa=(hw + counters["gc_copies"] + counters["fold_copies"]) / hw if hw else math.nan, stalled=stalled,
+        counters=counters, wa=(hw + counters["gc_copies"] + counters["fold_copies"] + counters["map_programs"]) / hw if hw else math.nan, stalled=stalled,
         stall_reason=reason, user_pages=config.geometry.user_pages,
     )
 
