@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flashlab.ftl import _kernels as FK
 from flashlab.ssd import (HostInterface, HostLoad, MapCache, SsdConfig, lru_miss_rate, run_members, simulate_io,
                           ssd_geometry)
-from flashlab.ssd import _kernels as K
 from flashlab.ssd.engine import Engine
 from flashlab.workload import Workload
+
+from engine_support import drain_and_check_last_writes
 
 PAGE = 4096
 PER = PAGE // 4  # LBAs one translation page maps
@@ -131,15 +131,7 @@ def test_every_lba_maps_its_last_write_with_a_map_cache(seed, cached, cache):
     lba = rng.integers(0, TINY.user_pages - 3, n)
     op[: n // 10] = 0  # written first: the reads find data
     e = Engine([cfg], op, lba, pages, np.zeros(n, np.int64), None, 8, [8], [-1], [], 1, seed)
-    e.run(False)
-    K.run_events(e.state, n + 1, math.inf)  # on until the events run out
-    c = e.counters(0)
-    assert e.error() == "" and c["requests_done"] == n
-    written = [int(lba[i]) + p for i in range(n) if op[i] == 0 for p in range(pages[i])]
-    last = {x: k for k, x in enumerate(written)}
-    pg, l2p = e.ftls.pages.reshape(2, -1), e.ftls.l2p
-    for x, k in last.items():
-        assert pg[FK.P2L, l2p[x]] == x and pg[FK.STAMP, l2p[x]] == k
+    c, _ = drain_and_check_last_writes(e, op, lba, pages)
     assert c["map_reads"] == c["map_loads"] > 0
     assert c["flash_reads"] + c["cache_read_hits"] <= c["host_page_reads"]
 

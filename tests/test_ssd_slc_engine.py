@@ -8,12 +8,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from flashlab.ftl import _kernels as FK
 from flashlab.ssd import HostLoad, SlcCache, SsdConfig, run_members, simulate_io, slc_write_plateaus, ssd_geometry
 from flashlab.ssd import _kernels as K
 from flashlab.ssd.engine import Engine
 from flashlab.ssd.slc import max_slc_blocks
 from flashlab.workload import Workload
+
+from engine_support import drain_and_check_last_writes
 
 # 64 MiB of TLC on 16 planes, 48 pages per block: an SLC superblock holds 16 x 16 slots (1 MiB)
 SEQ = SsdConfig(geometry=ssd_geometry(2**26, 0.6, pages_per_block=48), timing="tlc", slc=SlcCache(blocks_per_plane=4))
@@ -144,14 +145,6 @@ def test_a_fold_waits_for_idle_fold_us_of_idleness():
     assert e.counters(0)["fold_copies"] > 0  # folded in the gaps, before the last read arrived
 
 
-def _stamps(lbas_per_write):
-    """Expected stamp (host write sequence number) of each LBA's last write."""
-    last = {}
-    for k, lba in enumerate(lbas_per_write):
-        last[int(lba)] = k
-    return last
-
-
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**16), cache=st.sampled_from([0, 2**16]), page=st.sampled_from([4096, 8192]),
        gap=st.sampled_from([5.0, 500.0]), idle=st.sampled_from([0.02, 0.2]))
@@ -177,15 +170,7 @@ def test_every_lba_maps_its_last_write_across_slc_fold_and_gc(seed, cache, page,
     step[rng.random(n) < idle] += 2e5  # 200 ms away: the drive folds after its 100 ms
     arr = np.cumsum(step)
     e = Engine([cfg], op, lba, pages, np.zeros(n, np.int64), arr, 16, [16], [-1], [], 1, seed)
-    e.run(False)
-    K.run_events(e.state, n + 1, math.inf)  # on until the events run out
-    c = e.counters(0)
-    assert e.error() == "" and c["requests_done"] == n
-    written = [int(lba[i]) + p for i in range(n) if op[i] == 0 for p in range(pages[i])]
-    pg, l2p = e.ftls.pages.reshape(2, -1), e.ftls.l2p
-    for x, k in _stamps(written).items():
-        ppn = l2p[x]
-        assert pg[FK.P2L, ppn] == x and pg[FK.STAMP, ppn] == k
+    c, written = drain_and_check_last_writes(e, op, lba, pages)
     assert c["host_page_writes"] == len(written)
     # all that may stay in the write cache is the host frontier's partly written NAND page
     assert 0 <= e.cache.dirty[0] <= (cfg.slots - 1 if cache else 0)
