@@ -33,6 +33,7 @@ import numpy as np
 from flashlab._validate import (check_bool, check_instance, check_int, check_int_array, check_real, check_seed,
                                 plain_fields, quote)
 from flashlab.array.layout import Layout
+from flashlab.array.sim import PERCENTILES, ArrayConfig, completed, host_requests
 from flashlab.ssd import HostLoad, MembersResult, run_members
 from flashlab.ssd.sim import latency_summary
 from flashlab.workload import OP_READ, OP_WRITE
@@ -260,12 +261,10 @@ class RebuildResult:
         I/Os (of ``op`` 0 write / 1 read if given), of those arriving during the rebuild
         (``during``) or all."""
         check_bool("during", during)
-        m = np.isfinite(self.latency_us)
-        if op is not None:
-            m &= self.op == check_int("op", op, 0, 1)
+        m = completed(self.latency_us, self.op, op)
         if during:
             m &= self.during()
-        return latency_summary(self.latency_us[m], (50.0, 99.0, 99.9))
+        return latency_summary(self.latency_us[m], PERCENTILES)
 
     def pages_by_cause(self) -> dict:
         """Member pages moved, by cause (:data:`CAUSES`); they add up to every member page."""
@@ -294,8 +293,6 @@ def simulate_rebuild(config, load: HostLoad, *, rate_mb_s: float, requests: int 
         arrives) comes from the stripes' completion times, known after a run, so the run repeats
         with the last run's times until no host I/O changes side (``RebuildResult.passes``)
     """
-    from flashlab.array.sim import ArrayConfig, host_requests
-
     check_instance("config", config, ArrayConfig)
     check_instance("load", load, HostLoad)
     check_seed("seed", seed)

@@ -55,6 +55,15 @@ BACK_ENDS = ("switched", "shared")
 PERCENTILES = (50.0, 99.0, 99.9)
 
 
+def completed(latency_us: np.ndarray, ops: np.ndarray, op=None) -> np.ndarray:
+    """Mask of the host I/Os that completed (finite latency), of ``op`` (0 write, 1 read) if
+    given: what a result's percentiles rest on."""
+    m = np.isfinite(latency_us)
+    if op is not None:
+        m &= ops == check_choice("op", op, (OP_WRITE, OP_READ))
+    return m
+
+
 def array_drive(op: float = 0.25, capacity_bytes: int = 2**24, timing: str = "mlc_mqsim") -> SsdConfig:
     """A small flash member for arrays (fast to simulate): ``capacity_bytes`` (1 MiB to 1 TiB) of
     user data at over-provisioning ``op`` on 2 channels x 1 die x 2 planes, 8 pages of 4 KiB per block,
@@ -181,10 +190,7 @@ class ArrayResult:
     error: str
 
     def _mask(self, op):
-        m = np.isfinite(self.latency_us)
-        if op is not None:
-            m &= self.op == check_choice("op", op, (OP_WRITE, OP_READ))
-        return m
+        return completed(self.latency_us, self.op, op)
 
     @property
     def duration_us(self) -> float:
