@@ -11,12 +11,8 @@ kernels it compiled first, and each SSD kernel's three costliest numba passes (w
 ``NUMBA_BOUNDSCHECK=1`` to time the bounds-checked build CI also makes.
 
 ``--kernels`` times ``tools/compile_kernels.py ssd`` with bounds checks instead (the costliest
-job of ``make kernels``, which CI runs first). ``--copies`` prints, per SSD kernel taking the
-Engine, how many copies of the Engine its body holds after numba inlines its helpers (an inlined
-helper's arguments are bound to fresh variables: each copy of the Engine's ~140 arrays costs
-about a second of LLVM time), found in numba's untyped IR without compiling anything.
-``--baseline REV`` runs the same in git revision REV's tree (``git archive``) beside this tree,
-both processes at once, so both see the same load. Asserts nothing (CONTRIBUTING.md).
+job of ``make kernels``, which CI runs first). ``--baseline REV`` runs the same in git revision
+REV's tree (``git archive``) beside this tree, both processes at once, so both see the same load. Asserts nothing (CONTRIBUTING.md).
 """
 
 from __future__ import annotations
@@ -86,56 +82,6 @@ for name in dir(K):
         print(f"  {name:16s} " + ", ".join(f"{k} {t:.1f}" for t, k in top))
 """
 
-# Engine copies: numba's untyped pipeline (bytecode to IR, then the inline="always" pass) on each
-# kernel, with its arguments typed as Python objects (nothing is typed or compiled). An inlined
-# helper's parameter becomes `param = caller_var`; a copy of the Engine is such an assignment (or
-# a phi node's) whose source is the kernel's Engine argument or a copy of it.
-COPIES = r"""
-import collections, inspect, re, sys
-from numba.core import ir, types
-from numba.core.compiler import CompilerBase, DefaultPassBuilder, Flags
-from flashlab.ssd import _kernels as K
-
-
-class Untyped(CompilerBase):
-    def define_pipelines(self):
-        pm = DefaultPassBuilder.define_untyped_pipeline(self.state)
-        pm.finalize()
-        return [pm]
-
-
-def copies(disp, arg="e"):
-    n = len(inspect.signature(disp.py_func).parameters)
-    c = Untyped(disp.targetdescr.typing_context, disp.targetdescr.target_context, None, (types.pyobject,) * n,
-                None, Flags(), {})
-    try:
-        c.compile_extra(disp.py_func)
-    except AttributeError:  # the pipeline stops before typing: there is no compile result
-        pass
-    body = [st for b in c.state.func_ir.blocks.values() for st in b.body if isinstance(st, ir.Assign)]
-    engine = {st.target.name for st in body if isinstance(st.value, ir.Arg) and st.value.name == arg}
-    grown = True
-    while grown:
-        new = {st.target.name for st in body if isinstance(st.value, ir.Var) and st.value.name in engine}
-        grown = not new <= engine
-        engine |= new
-    out = [st.target.name for st in body if isinstance(st.value, ir.Var) and st.value.name in engine]
-    # an inlined helper's parameter e is named <caller>_vN_<helper>_vM_e: count by helper
-    return collections.Counter(re.split(r"_v\d+_", re.sub(r"_v\d+_e$", "", t))[-1].lstrip("_")
-                               if re.search(r"_v\d+_e$", t) else "phi/other" for t in out)
-
-
-for name in ("run_events", "_submit", "_start_next", "_start_job", "_start_phase"):
-    disp = getattr(K, name)
-    if "e" in inspect.signature(disp.py_func).parameters:
-        per = copies(disp)
-        print(f"  {name:12s} {sum(per.values()):3d} Engine copies: "
-              + ", ".join(f"{k} {v}" for k, v in sorted(per.items(), key=lambda kv: -kv[1])), flush=True)
-    else:
-        print(f"  {name:12s}   - (takes no Engine)", flush=True)
-"""
-
-
 def _run(tree: Path, args: list, env: dict) -> subprocess.Popen:
     args = [str(tree / a[len("TREE/"):]) if a.startswith("TREE/") else a for a in args]
     return subprocess.Popen([sys.executable, *args], cwd=tree, env=dict(os.environ, PYTHONPATH=str(tree), **env),
@@ -168,10 +114,7 @@ def main() -> None:
                                      capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
             trees = {f"baseline {rev}": Path(tmp), **trees}
-        if "--copies" in argv:
-            print("Engine copies after inlining (per kernel taking the Engine; by the helper bound to it):")
-            side_by_side(trees, ["-c", COPIES], {})
-        elif "--kernels" in argv:
+        if "--kernels" in argv:
             print("tools/compile_kernels.py ssd with bounds checks, empty numba cache:")
             side_by_side(trees, ["TREE/tools/compile_kernels.py", "ssd"], {"NUMBA_BOUNDSCHECK": "1"})
         else:

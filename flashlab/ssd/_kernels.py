@@ -16,7 +16,7 @@ State (every record a NamedTuple of NumPy arrays, built by :mod:`flashlab.ssd.en
 allocate nothing and run without numba's runtime, ``_nrt=False``). The per-device records
 (``Devices``, ``Disks``) and ``Groups`` reach the kernels as one NumPy structured array each, a
 field per array (``engine._packed``): ``dev.qd[d]`` reads field ``qd`` of row ``d`` either way,
-and the kernels take fewer arrays (each is bound again at every inlined helper: compile time).
+and a kernel reads fewer arrays.
 
 ``Devices``   per device ``d``: parameters (geometry, timing, policies) and host-side state
               (requests inside, the waiting-request FIFOs, foreground GC state, errors).
@@ -195,7 +195,7 @@ fold starts when one ends.
 
 A drive with a map cache (``Maps.on``): ``_dispatch`` looks a host read's translation pages up
 first (``_map_misses``); a miss queues a ``K_MREAD`` of the translation page on its unit (a read,
-in the read queue) and the request waits; when its last map read ends, ``_read_mapped`` looks its
+in the read queue) and the request waits; when its last map read ends, ``_read_lookup`` looks its
 slots up as above. A host write's translation pages are looked up when it is mapped
 (``_map_written``): a miss queues a map read the write does not wait for, and the page is dirty.
 Taking a page into a full cache evicts the least recently used one (``_map_load``); a dirty one
@@ -230,36 +230,24 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from flashlab import _heap as H
+from flashlab._ref import ref
 from flashlab.ftl import _kernels as F
 
+# An entry kernel: called from Python (run_events, _sample, _disk_time), it takes the records by value.
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
-# A call to a kernel taking the Engine passes every array of it (~100) by value: the event
-# path's helpers are inlined (numba level) so that an event makes few such calls. Compile time:
-# a kernel is compiled on its own, and its code is optimised again inside each kernel that calls
-# it (numba optimises a kernel's module with its callees linked in), so a helper with one or two
-# call sites is inlined too; kernels remain where inlining would copy a large body many times.
-# Tried 2026-11-29 (issue 27; CPU seconds, empty cache, 2 cores; benchmarks/bench_compile.py,
-# and the cases of benchmarks/bench_engine.py beside main's in the same minutes), both
-# bit-identical (benchmarks/ssd_golden.py), both too slow per event to land:
-# - every helper an ordinary call (no wrappers; LLVM left to inline): the drive engine compiled in
-#   74 s, its event loop ran 0.13-0.26x main's (run beside it at load ~9: most likely a call
-#   taking the Engine passes ~1,100 flattened arguments that the callee packs into one struct
-#   again, beyond what LLVM inlines; not checked in the IR). Inlining the helpers with one call
-#   site on top of that compiled in 85 s (not timed per event).
-# - helpers taking the Engine inlined, those taking records ordinary calls: 94 s, 0.26-0.33x
-#   (run after main's, twice each, at load 3-5).
-_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
-# A kernel of the event path called only by kernels (_submit, _start_next, _start_job,
-# _start_phase): no CPython or C-callable wrapper (each would unpack the Engine's ~140 arrays, or
-# the records it takes, and be optimised again in every kernel that links it: seconds of compile
-# time per kernel). Called from Python it crashes.
+# Every other function of the event path is a callee: called only by kernels, it has no CPython
+# or C-callable wrapper, and crashes if called from Python. run_events turns the Engine into a
+# reference (flashlab/_ref.py) and hands that down: a callee takes the Engine or the records it
+# uses as references, one machine word each, and reads ``e.units.stage[u]`` through them. Each
+# callee is compiled once and LLVM inlines it where that pays; nothing is inlined at numba level.
+# Measured 2026-11-29 (issue 27; empty cache, CPU s; benchmarks/bench_compile.py; events per
+# second of benchmarks/bench_engine.py's cases, beside the previous engine in the same minutes,
+# bit-identical by benchmarks/ssd_golden.py): the Engine passed by value, ~1,100 machine words a
+# call, made numba inline ~80 helpers into run_events to avoid those calls, and the first
+# simulate_io compiled in 233 s (95 s of it numba's inlining pass, 63 s typing the inlined body);
+# by reference, with ordinary calls, in 52 s, and the event loop ran 2.1-3.1x faster (not profiled:
+# the inlined run_events was one very large function for LLVM to allocate registers in).
 _callee = njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
-
-# An inlined helper takes the records it uses, not the Engine, unless it calls a kernel that
-# needs the whole Engine (_submit, _start_next, _start_job): numba binds an inlined helper's
-# arguments to fresh variables, and a copy of the Engine (~140 arrays, over a thousand machine
-# words) at each of ~80 call sites cost most of the event loop's compile time
-# (benchmarks/bench_compile.py counts the copies left).
 
 # Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
 # compiles a separate copy of the callee (and of everything it calls) for each value.
@@ -680,7 +668,7 @@ class Engine(NamedTuple):
 
 
 # ---------------------------------------------------------------- event heap
-@_inline
+@_callee
 def _heap_push(heap, err, x, t):
     """Schedule source x's event at time t (ties: first pushed, first out). A source already
     pending would break the heap's size bound (one event per source): that is flagged as
@@ -712,7 +700,7 @@ def _rows(typingctx, a, rows):
     return a.copy(ndim=2)(a, rows), codegen
 
 
-@_inline
+@_callee
 def _ftl(f, d):
     """Device d's FTL state as the FTL kernels' tuple ``(pages, l2p, blk, blk64, lists, ctr,
     prm, rng)``: views into the stacked arrays (slicing and reshaping allocate nothing)."""
@@ -724,7 +712,7 @@ def _ftl(f, d):
             _rows(f.blk64[w0:w1], 2), _rows(f.lists[s0:s1], 2), f.ctr[d], f.prm[d], f.rng[d])
 
 
-@_inline
+@_callee
 def _unit_of(dev, d, ppn):
     """Global unit holding device d's physical page ppn."""
     w = ppn % dev.ppbs[d]
@@ -733,7 +721,7 @@ def _unit_of(dev, d, ppn):
     return dev.unit0[d] + w % dev.n_units[d]
 
 
-@_inline
+@_callee
 def _fail(dev, loop, d, code):
     dev.err[d] = code
     if loop.err[0] == ERR_NONE:
@@ -741,7 +729,7 @@ def _fail(dev, loop, d, code):
         loop.err_device[0] = d
 
 
-@_inline
+@_callee
 def _enqueue(q, dev, units, loop, cls, u, kind, ppn, ref):
     tail = q.tail[cls, u]
     cap = q.kind.shape[2]
@@ -757,12 +745,12 @@ def _enqueue(q, dev, units, loop, cls, u, kind, ppn, ref):
     q.tail[cls, u] = tail + 1
 
 
-@_inline
+@_callee
 def _qlen(q, cls, u):
     return q.tail[cls, u] - q.head[cls, u]
 
 
-@_inline
+@_callee
 def _head_seq(q, cls, u):
     return q.seq[cls, u, q.head[cls, u] % q.kind.shape[2]]
 
@@ -770,7 +758,7 @@ def _head_seq(q, cls, u):
 # ---------------------------------------------------------------- a channel transfer starts
 # The unit's page register is connected to its channel: data in for a program, data out after
 # a read. The channel is busy for t_xfer; its end is a channel event.
-@_inline
+@_callee
 def _start_xfer(ch, units, dev, heap, loop, c, u):
     ch.busy[c] = 1
     ch.unit[c] = u
@@ -779,7 +767,7 @@ def _start_xfer(ch, units, dev, heap, loop, c, u):
     _heap_push(heap, loop.err, units.device.size + c, end)
 
 
-@_inline
+@_callee
 def _channel_request(ch, units, dev, heap, loop, u):
     """Unit u needs its channel: transfer now, or wait in the channel's ring."""
     d = units.device[u]
@@ -795,7 +783,7 @@ def _channel_request(ch, units, dev, heap, loop, u):
 # ---------------------------------------------------------------- an array operation starts
 # The plane senses, programs or erases (or the disk seeks, rotates and transfers) for dur;
 # its end is the unit's event.
-@_inline
+@_callee
 def _array_op(units, heap, loop, u, dur):
     units.stage[u] = ARRAY
     end = loop.now[0] + dur
@@ -824,7 +812,7 @@ def _disk_time(k, d, now, lba, pages):
     return seek + wait + pages * k.block[d] / rate
 
 
-@_inline
+@_callee
 def _sense_group(dev, d, ppn):
     """The slots of device d that one sense brings into a unit's page register, numbered: a
     NAND page's (a multi-plane read senses the page on every plane of the die, which are
@@ -833,7 +821,7 @@ def _sense_group(dev, d, ppn):
     return ppn // (dev.slots[d] if dev.wl_pages[d] == 1 else dev.page_slots[d])
 
 
-@_inline
+@_callee
 def _start_op(e, u, kind, ppn, ref):
     """Unit u starts an operation: a read senses, a program first takes its data over the
     channel, an erase erases, a disk access seeks."""
@@ -869,7 +857,7 @@ def _start_op(e, u, kind, ppn, ref):
         _array_op(units, e.heap, e.loop, u, e.devices.t_erase[d])
 
 
-@_inline
+@_callee
 def _pick_class(q, units, dev, jobs, ptype, u):
     """Queue class the idle unit serves next, or -1 if all are empty."""
     d = units.device[u]
@@ -942,7 +930,7 @@ def _start_next(e, u):
 # operation of its own), then stops with its remaining time kept, and the unit serves the reads.
 # An operation that would end within the suspend latency is not suspended: the read waits for
 # it to end.
-@_inline
+@_callee
 def _maybe_suspend(e, u):
     units = e.units
     d = units.device[u]
@@ -982,14 +970,8 @@ def _submit(e, cls, u, kind, ppn, ref):
         _maybe_suspend(e, u)
 
 
-# A host read's submission is inlined (numba level) in the event loop: LLVM left a call of
-# _submit there, and passing the Engine's ~160 arrays by value (~9 KB of arguments) took about a
-# fifth of the event loop's time in a run with 30% host reads (perf profile; issue 8).
-_submit_read = _inline(_submit.py_func)
-
-
 # ---------------------------------------------------------------- page types
-@_inline
+@_callee
 def _choose_type(dev, programs, d, u, ppn, gc):
     """Page type of a new program on unit u: its position in the block, or with fast-page
     steering the fastest type (host) / slowest type (GC) that keeps every type within a slack
@@ -1019,7 +1001,7 @@ def _choose_type(dev, programs, d, u, ppn, gc):
     return chosen
 
 
-@_inline
+@_callee
 def _set_type(dev, programs, ptype, d, ppn, gc):
     """Record the page type of device d's new slot ppn in ``ptype`` (the Engine's): a NAND
     page's first slot chooses it (:func:`_choose_type`), its other slots share it."""
@@ -1031,13 +1013,13 @@ def _set_type(dev, programs, ptype, d, ppn, gc):
 
 
 # ---------------------------------------------------------------- FTL side: host writes
-@_inline
+@_callee
 def _slc_room(slc, d):
     """Device d's SLC cache takes a host slot now: its newest block has room, or a block is free."""
     return slc.on[d] != 0 and ((slc.used[d] > 0 and slc.wp[d] < slc.pages[d]) or slc.free_blocks[d] > 0)
 
 
-@_inline
+@_callee
 def _slc_slot(ftls, dev, slc, ptype, d):
     """Device d's next SLC cache slot (its newest block's next, or the first of the next free
     block), typed SLC_TYPE and counted as a queued program of its block: its physical page."""
@@ -1053,7 +1035,7 @@ def _slc_slot(ftls, dev, slc, ptype, d):
     return ppn
 
 
-@_inline
+@_callee
 def _map_host_write(ftls, dev, slc, programs, ptype, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
     synchronous GC) into its SLC cache while that has room, else to the host frontier; returns
@@ -1087,7 +1069,7 @@ def _map_host_write(ftls, dev, slc, programs, ptype, d, lba):
 # ---------------------------------------------------------------- GC picks a victim
 # The job remaps the victim's valid pages to the GC frontier at once (the FTL's _relocate
 # without the erase) and queues one copy read per page; the erase comes when all are copied.
-@_inline
+@_callee
 def _queue_erases(e, d):
     dev = e.devices
     n = dev.n_units[d]
@@ -1171,7 +1153,7 @@ def _relocate(e, d, v, n):
 
 
 # ---------------------------------------------------------------- the SLC cache folds
-@_inline
+@_callee
 def _host_idle(dev, fr, st, d):
     """No host command is inside device d (past its host interface too) or waiting for it."""
     if dev.inflight[d] != 0 or dev.waiting[d] != 0:
@@ -1179,13 +1161,13 @@ def _host_idle(dev, fr, st, d):
     return fr.on[d] == 0 or fr.admitted[d] == st.done[d]
 
 
-@_inline
+@_callee
 def _idle_src(e, d):
     """Heap source of device d's SLC idle timer: after every front ring (:func:`_front_src`)."""
     return e.units.device.size + e.channels.busy.size + 3 * e.devices.kind.size + d
 
 
-@_inline
+@_callee
 def _fold_due(slc, jobs, loop, d):
     """Device d folds a block of its SLC cache now (FOLD_IDLE or FOLD_FULL), or not (FOLD_NONE):
     the cache holds data, no job runs, and the cache is full, or the device has been idle for
@@ -1248,7 +1230,7 @@ def _start_fold(e, d, fold):
     _relocate(e, d, b, slc.pages[d])
 
 
-@_inline
+@_callee
 def _sync_due(dev, groups, ctr, d):
     """Flash device d is in a synchronised GC group where another member is collecting, and
     has fewer than twice its background watermark of free superblocks (Harmonia: Kim et al.
@@ -1259,7 +1241,7 @@ def _sync_due(dev, groups, ctr, d):
     return ctr[d, F.FREE_BLOCKS] < 2 * dev.gc_background[d]
 
 
-@_inline
+@_callee
 def _update_gc(dev, jobs, groups, ctr, loop, d):
     """Foreground state from the free-block count. Returns True when a GC job is due and the
     device's GC group has a free slot: the caller then runs :func:`_start_jobs` (a kernel
@@ -1284,7 +1266,7 @@ def _update_gc(dev, jobs, groups, ctr, loop, d):
     return False
 
 
-@_inline
+@_callee
 def _stale(ftls, d):
     """Flash device d holds a closed superblock with stale pages: a GC job there frees space. A
     member pulled into synchronised GC collects only then; otherwise jobs that copy whole
@@ -1320,7 +1302,7 @@ def _start_jobs(e, d):
 
 
 # ---------------------------------------------------------------- host requests
-@_inline
+@_callee
 def _write_gate(ftls, dev, d, k):
     """True if a host write of k pages may enter flash device d now."""
     s = _ftl(ftls, d)
@@ -1340,7 +1322,7 @@ def _write_gate(ftls, dev, d, k):
     return True
 
 
-@_inline
+@_callee
 def _streaming(dev, req, d):
     """Device d's first waiting write is partly in the cache (it holds a place in the queue)."""
     w = dev.wait_head[d, W_WRITE]
@@ -1372,7 +1354,7 @@ def _sample(st, dev, req, ctr, d, now):
     out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d] - (1 if _streaming(dev, req, d) else 0)
 
 
-@_inline
+@_callee
 def _host_settled(hs, loop, h):
     """Every request of host I/O h is done: its dirty pages leave the write cache; done now if
     not already."""
@@ -1382,7 +1364,7 @@ def _host_settled(hs, loop, h):
         _host_done(hs, loop, h)
 
 
-@_inline
+@_callee
 def _host_done(hs, loop, h):
     hs.done[h] = loop.now[0]
     loop.done[0] += 1
@@ -1390,7 +1372,7 @@ def _host_done(hs, loop, h):
         loop.to_issue[0] += 1  # the closed loop replaces it (issued by _settle, no recursion)
 
 
-@_inline
+@_callee
 def _issue_req(dev, req, hs, jobs, loop, i):
     """Member request i joins its device's FIFO; a read with alternates aimed at a device that
     is collecting garbage is redirected: its alternates (the rest of its stripe) go instead."""
@@ -1404,7 +1386,7 @@ def _issue_req(dev, req, hs, jobs, loop, i):
         _push_req(dev, req, loop, i)
 
 
-@_inline
+@_callee
 def _fifo_of(op):
     """The waiting FIFO of a request's op in its device: writes, FUA writes, flushes and TRIMs
     share W_WRITE (served in arrival order: a TRIM unmaps after a write queued before it, and a
@@ -1412,7 +1394,7 @@ def _fifo_of(op):
     return W_WRITE if op == OP_WRITE or op == OP_FLUSH or op == OP_FUA or op == OP_TRIM else W_READ
 
 
-@_inline
+@_callee
 def _push_req(dev, req, loop, i):
     req.arrival[i] = loop.now[0]
     op = req.op[i]
@@ -1443,7 +1425,7 @@ def _start_phase(dev, req, hs, jobs, loop, h, ph):
         _issue_req(dev, req, hs, jobs, loop, i)
 
 
-@_inline
+@_callee
 def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
     """Request i of device d is done (a cached write: acknowledged, which is done for its host
     I/O too); so is its host I/O when this was the first to finish (RULE_ANY), its leading request
@@ -1468,7 +1450,7 @@ def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
             _host_settled(hs, loop, h)
 
 
-@_inline
+@_callee
 def _wait_push(dev, req, d, w, i):
     req.link[i] = -1
     t = dev.wait_tail[d, w]
@@ -1480,7 +1462,7 @@ def _wait_push(dev, req, d, w, i):
     dev.waiting[d] += 1
 
 
-@_inline
+@_callee
 def _wait_pop(dev, req, d, w):
     i = dev.wait_head[d, w]
     nxt = req.link[i]
@@ -1492,13 +1474,13 @@ def _wait_pop(dev, req, d, w):
 
 
 # ---------------------------------------------------------------- the write cache
-@_inline
+@_callee
 def _ack_src(units, channels, d):
     """Heap source of device d's acknowledgements (after every unit and channel)."""
     return units.device.size + channels.busy.size + d
 
 
-@_inline
+@_callee
 def _ack_later(c, units, channels, heap, loop, d, i):
     """Request i entered device d's cache ``c`` (a cached write, a flush it acknowledges, a read it
     serves whole): acknowledge it t_ack from now. Acknowledgements leave in admission order, one
@@ -1513,7 +1495,7 @@ def _ack_later(c, units, channels, heap, loop, d, i):
     c.tail[d] += 1
 
 
-@_inline
+@_callee
 def _on_ack(e, d):
     """Device d's cache acknowledges its oldest admitted request."""
     c = e.cache
@@ -1528,7 +1510,7 @@ def _on_ack(e, d):
         _submit(e, Q_WRITE, e.devices.unit0[d], K_DISK, e.requests.lba[i], i)
 
 
-@_inline
+@_callee
 def _destaged(cache, req, loop, d, i):
     """Disk d's controller cache wrote request i's data to the platter: durable, and its blocks
     leave the cache (a write waiting for room may enter: the unit's event woke the device)."""
@@ -1537,14 +1519,14 @@ def _destaged(cache, req, loop, d, i):
     req.durable[i] = loop.now[0]
 
 
-@_inline
+@_callee
 def _slot_on_nand(e, d, i):
     """One slot of request i's data is on NAND. A write through the cache is then done; a
     cached one is durable with its last slot, and a flush waiting for the cache to drain ends
     when nothing is dirty."""
     req = e.requests
     req.left[i] -= 1
-    done = -1  # the request this completes (one call site: _complete is inlined)
+    done = -1  # the request this completes
     if req.cached[i] == 0:
         if req.left[i] == 0:
             done = i
@@ -1561,7 +1543,7 @@ def _slot_on_nand(e, d, i):
         _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, done)
 
 
-@_inline
+@_callee
 def _pad_page(e, d):
     """Fill the partly written NAND page of device d's host frontier (and of its SLC cache's
     newest block) with padding slots, so that it is programmed now (a flush or a write through
@@ -1588,8 +1570,7 @@ def _pad_page(e, d):
 
 @_callee
 def _pad_slc(e, d):
-    """Fill the partly written program of device d's newest SLC cache block with padding (a
-    kernel: it is rare, and inlined at each padding site it would copy the Engine there)."""
+    """Fill the partly written program of device d's newest SLC cache block with padding."""
     slc = e.slc
     if slc.on[d] == 0 or slc.used[d] == 0:
         return
@@ -1609,14 +1590,14 @@ def _pad_slc(e, d):
 # A drive with a Front: commands wait in the host (W_FRONT) until fewer than max_qd are inside,
 # cross the link, take a controller core and enter the back end (W_READ, W_WRITE); a read's
 # data is decoded and crosses the link back before the read is complete.
-@_inline
+@_callee
 def _front_src(e, d, which):
     """Heap source of device d's front ring ``which`` (0: into the back end, 1: out to the
     host): after every unit, channel and device's acknowledgements."""
     return e.units.device.size + e.channels.busy.size + e.devices.kind.size * (1 + which) + d
 
 
-@_inline
+@_callee
 def _link_book(fr, d, out, ready, dur):
     """Book ``dur`` us of device d's link (``out``: towards the host) from ``ready`` on, after
     what it already carries (FIFO); returns when the transfer ends. A half-duplex link (SATA)
@@ -1630,7 +1611,7 @@ def _link_book(fr, d, out, ready, dur):
     return end
 
 
-@_inline
+@_callee
 def _ring_push(ring, ring_t, head, tail, heap, err, src, d, i, t):
     """Request i joins device d's ring at time t (times rise along a ring); the ring's oldest
     entry is its one heap event. The ring holds at most max_qd (each entry is inside the
@@ -1643,7 +1624,7 @@ def _ring_push(ring, ring_t, head, tail, heap, err, src, d, i, t):
     tail[d] += 1
 
 
-@_inline
+@_callee
 def _front_admit(e, d):
     """Commands waiting in the host enter device d while fewer than ``max_qd`` are inside: each
     crosses the link (protocol time, and a write's data), then the first free controller core
@@ -1666,7 +1647,7 @@ def _front_admit(e, d):
         _ring_push(fr.in_req, fr.in_t, fr.in_head, fr.in_tail, e.heap, e.loop.err, _front_src(e, d, 0), d, i, t)
 
 
-@_inline
+@_callee
 def _read_done(e, d, i, nand):
     """Request i of device d has its data (read from NAND when ``nand``): complete, or on a
     drive with a Front (for a read), decoded (``nand`` only) and sent over the link first."""
@@ -1680,7 +1661,7 @@ def _read_done(e, d, i, nand):
     _ring_push(fr.out_req, fr.out_t, fr.out_head, fr.out_tail, e.heap, e.loop.err, _front_src(e, d, 1), d, i, t)
 
 
-@_inline
+@_callee
 def _on_front(e, d, which):
     """The oldest entry of device d's front ring ``which`` is due: a command enters the back end
     (0), or a read's data has reached the host (1)."""
@@ -1705,7 +1686,7 @@ def _on_front(e, d, which):
 # ---------------------------------------------------------------- a host I/O arrives
 # Its first-phase requests join their devices' read or write FIFOs (closed loop: now; open
 # loop: at its arrival time).
-@_inline
+@_callee
 def _issue(dev, req, hs, jobs, loop, h):
     if loop.closed[0]:
         hs.arrival[h] = loop.now[0]
@@ -1730,8 +1711,7 @@ def _trim(e, d, i):
     rewritten one's). Nothing touches NAND: the command completes at once, its cost being the
     host interface and controller it crossed (Front). The mapping table lives in the
     controller's DRAM: see :mod:`flashlab.ssd.power` for what a TRIM acknowledged before a power
-    loss guarantees. A kernel, not inlined: TRIMs are rare, and the event loop's body stays as
-    it was."""
+    loss guarantees."""
     req = e.requests
     s = _ftl(e.ftls, d)
     lba = req.lba[i]
@@ -1742,7 +1722,7 @@ def _trim(e, d, i):
     _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
 
 
-@_inline
+@_callee
 def _read_lookup(e, d, i):
     """Host read i of flash device d, inside it: each slot is looked up in the L2P table and
     answered as unmapped, from the write cache, or by a NAND read queued on its unit."""
@@ -1767,7 +1747,7 @@ def _read_lookup(e, d, i):
             # the next slot of the NAND page just sensed: read out of the page register
             same = ppn == sensed + 1 and _sense_group(dev, d, ppn) == _sense_group(dev, d, sensed)
             kind = K_REGREAD if same else K_HREAD
-            _submit_read(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
+            _submit(e, Q_READ, _unit_of(e.devices, d, ppn), kind, ppn, i)
             sensed = ppn
     if hits > 0:
         e.stats.cache_read_hits[d] += hits
@@ -1782,15 +1762,8 @@ def _read_lookup(e, d, i):
             _read_done(e, d, i, False)  # unmapped: nothing to sense or decode
 
 
-@_callee
-def _read_mapped(e, d, i):
-    """Host read i of device d has its translation pages: its slots are looked up now (a kernel:
-    the look-up's second call site, on map-cache drives only)."""
-    _read_lookup(e, d, i)
-
-
 # ---------------------------------------------------------------- the map cache
-@_inline
+@_callee
 def _tp_unlink(mp, tp, d, j):
     """Take translation page row j out of device d's LRU list."""
     p, n = tp.prev[j], tp.next[j]
@@ -1804,7 +1777,7 @@ def _tp_unlink(mp, tp, d, j):
         mp.lru[d] = p
 
 
-@_inline
+@_callee
 def _tp_push(mp, tp, d, j):
     """Row j becomes device d's most recently used translation page."""
     h = mp.mru[d]
@@ -1817,7 +1790,7 @@ def _tp_push(mp, tp, d, j):
     mp.mru[d] = j
 
 
-@_inline
+@_callee
 def _map_hit(mp, tp, d, t, dirty):
     """Device d's translation page t is cached: it becomes the most recently used (and dirty if
     ``dirty``: a write changed an entry of it), True; else False."""
@@ -1886,7 +1859,7 @@ def _map_written(e, d, lba, k):
             _map_load(e, d, t, NO_REF, True)
 
 
-@_inline
+@_callee
 def _map_io_done(e, d, kind, ref):
     """A map read or program of device d ended; the last map read of read request ``ref``
     lets it look its slots up."""
@@ -1898,10 +1871,10 @@ def _map_io_done(e, d, kind, ref):
         req = e.requests
         req.left[ref] -= 1
         if req.left[ref] == 0:
-            _read_mapped(e, d, ref)
+            _read_lookup(e, d, ref)
 
 
-@_inline
+@_callee
 def _dispatch(e, d):
     """Move waiting requests into device d while its queue depth (and the write gate) allow."""
     dev, req = e.devices, e.requests
@@ -1918,7 +1891,7 @@ def _dispatch(e, d):
             _submit(e, Q_READ, dev.unit0[d], access, lba, i)
         elif op == OP_READ:
             if e.maps.on[d] != 0 and _map_misses(e, d, i) > 0:
-                continue  # it waits for its translation pages' reads (_read_mapped)
+                continue  # it waits for its translation pages' reads (_read_lookup)
             _read_lookup(e, d, i)
         else:  # raw NAND operations on a given physical page
             req.left[i] = 1
@@ -2023,7 +1996,7 @@ def _dispatch(e, d):
             _start_jobs(e, d)
 
 
-@_inline
+@_callee
 def _wake(dev, loop, d):
     """Something happened on device d that may let its waiting requests in: an event of its own,
     an arrival, a GC decision. Its write gate is no longer known to be shut, and the next
@@ -2034,7 +2007,7 @@ def _wake(dev, loop, d):
     r[d >> 6] |= np.int64(1) << (d & 63)
 
 
-@_inline
+@_callee
 def _next_ready(r, d):
     """The first device after d (-1: the first of all) in the ready set ``r``, taken out of it;
     -1 if none is."""
@@ -2053,7 +2026,7 @@ def _next_ready(r, d):
     return w * 64 + b
 
 
-@_inline
+@_callee
 def _any_ready(r):
     for w in range(r.size):
         if r[w] != 0:
@@ -2061,7 +2034,7 @@ def _any_ready(r):
     return False
 
 
-@_inline
+@_callee
 def _dispatchable(dev, req, d):
     """Device d has waiting requests and room for them, and dispatching it may let one in (a
     stalled device's write gate can only open after it is woken: until then it is skipped). A
@@ -2072,7 +2045,7 @@ def _dispatchable(dev, req, d):
     return dev.inflight[d] < dev.qd[d] or _streaming(dev, req, d)
 
 
-@_inline
+@_callee
 def _settle(e):
     """After an event: issue the closed loop's replacement requests and let waiting requests in.
     A dispatch round visits the ready devices in ascending order, each once; a device woken
@@ -2100,7 +2073,7 @@ def _settle(e):
             return
 
 
-@_inline
+@_callee
 def _held(loop):
     """The next host I/O is the barrier's (``Loop.barrier``) and a host I/O before it is still
     running: it waits (a closed loop's measured requests start when the fill has ended)."""
@@ -2122,7 +2095,7 @@ def _barrier_passed(hs, loop):
 # Host read, program or raw erase: the request has one page less to go. GC copy read: its
 # program is queued on the destination unit. GC program: one copy less; the last queues the
 # erases. GC erase: the last one ends the job (the FTL erases the victim).
-@_inline
+@_callee
 def _finish(e, u):
     """The operation on unit u is complete: the unit goes idle, then its effects happen."""
     units, st, job = e.units, e.stats, e.jobs
@@ -2189,7 +2162,7 @@ def _finish(e, u):
         _start_next(e, u)
 
 
-@_inline
+@_callee
 def _program_done(e, d, ppn):
     """The program (host, padding or GC copy) of device d's slot ppn has ended (for a slot of a
     multi-slot NAND page: its operation). When that closes its superblock and a GC job was
@@ -2200,7 +2173,7 @@ def _program_done(e, d, ppn):
             _start_jobs(e, d)
 
 
-@_inline
+@_callee
 def _end_job(e, d):
     """The GC job's last erase is done: the FTL erases the victim, the group's slot is freed,
     and this device, then the others of its group in order, may start their next job."""
@@ -2232,10 +2205,9 @@ def _end_job(e, d):
 # ---------------------------------------------------------------- a channel transfer ends
 # The channel takes the next waiting unit. Data in: the program starts in the array (and a host
 # read queued meanwhile suspends it at once). Data out: the read is done.
-@_inline
+@_callee
 def _on_channel(e, c):
-    """Returns the unit whose operation is complete (the caller runs :func:`_finish`, inlined at
-    one place), or -1."""
+    """Returns the unit whose operation is complete (the caller runs :func:`_finish`), or -1."""
     ch, units = e.channels, e.units
     u = ch.unit[c]
     ch.busy[c] = 0
@@ -2261,7 +2233,7 @@ def _on_channel(e, c):
 
 
 # ---------------------------------------------------------------- the event loop
-@_inline
+@_callee
 def _first_stuck(dev):
     """The first device with requests in its waiting FIFOs and its write gate open, or -1. (A
     device stalled at its write gate, ``Devices.stalled``, waits for room nothing will make: a
@@ -2274,12 +2246,13 @@ def _first_stuck(dev):
 
 
 @_kernel
-def run_events(e, stop_done, until):
+def run_events(engine, stop_done, until):
     """Process events until ``stop_done`` host I/Os have completed, the events run out, the next
     event is at ``until`` (us) or later (it stays unprocessed, the clock at the last event
     processed), or an error is flagged. Open-loop arrivals come from the host I/Os' arrival
     times, in order; a closed loop's first host I/Os are issued first (``loop.to_issue`` holds
     its queue depth)."""
+    e = ref(engine)
     loop, heap, hs = e.loop, e.heap, e.hosts
     closed = loop.closed[0]
     nhost = hs.first.size
