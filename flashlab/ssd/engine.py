@@ -87,7 +87,7 @@ MAX_REQUESTS = 10**7
 GC_LOG_ROWS = 1 << 14  # GC jobs logged per run (later ones run but are not logged)
 #: What the drive engine's first call compiles, and its cold compile, CPU seconds
 #: (``benchmarks/bench_compile.py``), said once while it happens (:mod:`flashlab._compile_notice`).
-COMPILING = ("the drive engine", 200.0)
+COMPILING = ("the drive engine", 45.0)
 
 
 @dataclass(frozen=True, kw_only=True)
