@@ -104,6 +104,7 @@ def latency_summary(latency_us, percentiles=PERCENTILES) -> dict:
     return {**{f"p{p:g}": float(v) for p, v in zip(percentiles, q)}, "max": float(lat.max()),
             "mean": float(lat.mean()), "n": int(lat.size)}
 
+
 #: The causes of flash page programs beyond the host's own that a drive's counters keep apart,
 #: each a term of :func:`wa_terms`: the counter it divides by the host page writes.
 WA_CAUSES = {"gc": "gc_copies", "fold": "fold_copies", "map": "map_programs"}
@@ -210,8 +211,9 @@ class IoResult:
     done (translation pages read from NAND, dirty ones programmed back when evicted). Every
     host page read
     is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes
-    over the whole run (host writes, GC copies, fold copies and map programs, each a translation
-    page of one slot; :func:`wa_terms`), ``1 + wa_gc + wa_fold + wa_map``, its terms.
+    over the whole run (:func:`wa_terms`: host writes, GC copies, fold copies and map programs,
+    each a translation page of one slot), ``1 + wa_gc + wa_fold + wa_map`` (its terms are
+    properties).
     ``stalled``: the run ended with requests that could never complete (GC off and full, or no
     space left for GC).
     """
