@@ -574,6 +574,10 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         params({"pages": np.array([1, 2, 3]), "seed": 1, "index": 0},
                pages=Param("array", np.array([1, 2, 3]), never=([-1], [0.5])), index=Param("int", 0, never=(-1,))),
         "ssd")
+    add("ssd.wa_terms", S.wa_terms,
+        {"counters": Param("obj", {"host_page_writes": 100, "gc_copies": 20, "fold_copies": 0, "map_programs": 5},
+                           never=({"host_page_writes": 1}, {"host_page_writes": -1, "gc_copies": 0, "fold_copies": 0,
+                                                            "map_programs": 0}))}, "ssd")
     add("ssd.steady_state", S.steady_state,
         params({"values": [1.0, 1.1, 0.9, 1.0, 1.05, 1.0], "window": 3, "excursion": 0.2, "slope": 0.1, "first": 0}),
         "ssd")

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from flashlab.ssd import SsdConfig, ssd_geometry, steady_state, write_saturation
+from flashlab.ssd import MapCache, SlcCache, SsdConfig, ssd_geometry, steady_state, write_saturation
 
 from isolate import run_isolated
 
@@ -62,6 +62,13 @@ def test_write_saturation_bad_input():
         write_saturation(SsdConfig(geometry=ssd_geometry(2**28, 0.15, page_size=8192, **SMALL)))
     with pytest.raises(ValueError, match="qd must be in"):
         write_saturation(qd=0)
+    # a round's WA comes from the sampled series, which counts no fold or map programs: a drive
+    # that makes them is refused rather than reported with its WA short of them
+    geo = ssd_geometry(48 * 2**20, 0.15, **SMALL)
+    with pytest.raises(ValueError, match=r"config.slc must be None: the rounds' write amplification"):
+        write_saturation(SsdConfig(geometry=geo, slc=SlcCache(blocks_per_plane=2)))
+    with pytest.raises(ValueError, match=r"config.map_cache must be None: the rounds' write amplification"):
+        write_saturation(SsdConfig(geometry=geo, map_cache=MapCache(cached_bytes=4096)))
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,8 @@
 """The mapping table on NAND with a limited cache of its translation pages (``SsdConfig.map_cache``,
 DFTL: Gupta et al. 2009): no map reads once a span's pages are cached, LRU's closed-form miss
 rate past it, each miss's exact cost at queue depth 1, map programs against an LRU oracle and in
-the write amplification, and every LBA's last write with the cache in the path."""
+the write amplification (two runs worked by hand), and every LBA's last write with the cache in
+the path."""
 
 import math
 from collections import OrderedDict
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flashlab.ssd import (HostInterface, HostLoad, MapCache, SsdConfig, lru_miss_rate, run_members, simulate_io,
-                          ssd_geometry)
+                          ssd_geometry, wa_terms)
 from flashlab.ssd.engine import Engine
 from flashlab.workload import Workload
 
@@ -113,7 +114,69 @@ def test_map_programs_follow_an_lru_oracle_and_count_in_write_amplification():
     assert c["map_programs"] == evictions > 0
     hw = c["host_page_writes"]
     assert c["host_programs"] == hw and c["gc_programs"] == c["gc_copies"]
-    assert r.wa == pytest.approx((hw + c["gc_copies"] + c["map_programs"]) / hw, rel=1e-12)
+    assert r.wa == pytest.approx((hw + c["gc_programs"] + evictions) / hw, rel=1e-12)
+    assert r.wa_map == pytest.approx(evictions / hw, rel=1e-12) and r.wa_fold == 0.0
+    assert r.wa == pytest.approx(1 + r.wa_gc + r.wa_fold + r.wa_map, rel=1e-12)
+
+
+def _writes(cfg, lba, qd=1):
+    """One 4 KiB write of each LBA of ``lba``, in order, on a fresh drive; its counters."""
+    n = lba.size
+    r = run_members([cfg], np.zeros(n, np.int8), lba, np.ones(n, np.int64), np.zeros(n, np.int64), qd=qd,
+                    precondition_fills=0.0, seed=1)
+    assert r.error == ""
+    return r.counters[0]
+
+
+def test_write_amplification_of_map_programs_by_hand():
+    """60 writes on a fresh drive, three at a time into one translation page, the pages taken in
+    turn 0, 1, 2, 3, 0, ... with one cached: each group of three loads its page (20 loads), and
+    each load but the first evicts the dirty page before it (19 map programs; the last stays
+    cached). 60 pages fit in one of the drive's 24 superblocks: no GC. So
+    WA = (60 host + 0 GC + 19 map) / 60 = 79 / 60."""
+    cfg = SsdConfig(geometry=TINY, map_cache=MapCache(cached_bytes=PAGE, entry_bytes=16))
+    per = PAGE // 16  # LBAs per translation page
+    group = np.arange(20)
+    lba = ((group % 4) * per + 7 * group)[:, None] + np.arange(3)  # 3 LBAs of page group % 4
+    c = _writes(cfg, lba.ravel())
+    assert (c["host_page_writes"], c["host_programs"], c["gc_programs"]) == (60, 60, 0)
+    assert (c["map_loads"], c["map_programs"]) == (20, 19)
+    assert wa_terms(c) == {"wa": pytest.approx(79 / 60, rel=1e-12), "gc": 0.0, "fold": 0.0,
+                           "map": pytest.approx(19 / 60, rel=1e-12)}
+
+
+def test_write_amplification_of_gc_and_map_programs_by_hand():
+    """The drive's 1,024 LBAs written in order (16 full superblocks of 64 pages, 8 free), then
+    the first 48 LBAs of every 64 again (768 writes): each old superblock keeps 16 valid pages
+    once its 48 are rewritten, and greedy GC always finds one, so every victim copies 16 pages.
+    Background GC collects while fewer than 4 superblocks are free: after the 28 superblocks of
+    host writes, V victims free 24 + V - 28 - ceil(16 V / 64) superblocks, 3 at V = 10 and 4 at
+    V = 11, so it stops at 11 victims and 176 copies. The map (4 translation pages, one cached)
+    is loaded 4 times per pass in LBA order: 8 loads, 7 programs. So
+    WA = (1,792 host + 176 GC + 7 map) / 1,792, at queue depth 1 (GC has the idle units it
+    needs and finishes before the run ends)."""
+    cfg = SsdConfig(geometry=TINY, map_cache=MapCache(cached_bytes=PAGE, entry_bytes=16))
+    assert (cfg.gc, cfg.gc_background, TINY.user_pages) == ("background", 4, 1024)
+    lba = np.arange(1024)
+    c = _writes(cfg, np.concatenate([lba, lba[lba % 64 < 48]]))
+    assert (c["host_page_writes"], c["host_programs"]) == (1792, 1792)
+    assert (c["gc_victims"], c["gc_copies"], c["gc_programs"], c["free_blocks"]) == (11, 176, 176, 4)
+    assert (c["map_loads"], c["map_programs"]) == (8, 7)
+    t = wa_terms(c)
+    assert t["wa"] == pytest.approx((1792 + 176 + 7) / 1792, rel=1e-12)
+    assert (t["gc"], t["fold"], t["map"]) == (pytest.approx(176 / 1792), 0.0, pytest.approx(7 / 1792))
+
+
+@pytest.mark.parametrize("counters,match", [
+    ({"host_page_writes": 1}, r"counters must be a mapping with host_page_writes and gc_copies"),
+    (None, r"counters must be a mapping"),
+    ({"host_page_writes": 1, "gc_copies": -1, "fold_copies": 0, "map_programs": 0}, r"counters\['gc_copies'\] must"),
+    ({"host_page_writes": 1.5, "gc_copies": 0, "fold_copies": 0, "map_programs": 0},
+     r"counters\['host_page_writes'\] must"),
+])
+def test_bad_wa_counters(counters, match):
+    with pytest.raises(ValueError, match=match):
+        wa_terms(counters)
 
 
 @settings(max_examples=8, deadline=None)

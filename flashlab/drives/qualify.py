@@ -40,7 +40,7 @@ import numpy as np
 from flashlab._validate import (check_array, check_choice, check_instance, check_int, check_real, check_seed, check_text,
                                 quote)
 from flashlab.drives.drive import Drive
-from flashlab.ssd import SsdConfig, run_members, supported_percentile
+from flashlab.ssd import SsdConfig, run_members, supported_percentile, wa_terms
 from flashlab.workload import OP_READ, OP_WRITE
 
 #: ACT's 1x load per device: record reads and record writes per second (README, "Nx" load).
@@ -301,8 +301,9 @@ def _run(config, op, lba, pages, arrivals, seed, precondition_fills):
 @dataclass(frozen=True)
 class ActRun:
     """One ACT run: the ``load``, the ``verdict`` on the record reads, their ``qos`` rows,
-    the simulated ``duration_s``, the device's write amplification ``wa`` over the run and
-    ``error`` (empty, or what stopped the engine)."""
+    the simulated ``duration_s``, the device's write amplification ``wa`` over the run
+    (:func:`flashlab.ssd.wa_terms`: host, GC, fold and map programs) and ``error``
+    (empty, or what stopped the engine)."""
 
     load: ActLoad
     verdict: ActVerdict
@@ -338,9 +339,8 @@ def act_run(drive, multiple: int, *, reads: int = 20000, slices: int = 1, precon
     small = stream == 0
     verdict = act_rules(t[small], res.latency_us[small], duration / 1e6 / slices)
     c = res.counters[0]
-    hw = c["host_page_writes"]
     return ActRun(load=load, verdict=verdict, qos=qos(res.latency_us[small]), duration_s=duration / 1e6,
-                  wa=(hw + c["gc_copies"]) / hw if hw else math.nan, error=res.error)
+                  wa=wa_terms(c)["wa"], error=res.error)
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,10 @@ from flashlab.ssd.sim import (
     raw_program_bandwidth_mb_s,
     simulate_io,
     supported_percentile,
+    wa_terms,
 )
 
 __all__ = [
     "Controller", "HostInterface", "HostLoad", "IoResult", "MapCache", "MembersResult", "OP_FLUSH", "OP_FUA", "PowerLoss", "PtsResult", "SsdConfig", "SteadyState", "nand_timeline",
-    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "SlcCache", "SlcPlateaus", "simulate_io", "slc_write_plateaus", "ssd_geometry", "lru_miss_rate", "steady_state", "supported_percentile", "write_saturation",
+    "page_type_shares", "pipeline_limit_iops", "raw_program_bandwidth_mb_s", "run_members", "ServiceMember", "SlcCache", "SlcPlateaus", "simulate_io", "slc_write_plateaus", "ssd_geometry", "lru_miss_rate", "steady_state", "supported_percentile", "wa_terms", "write_saturation",
 ]

@@ -104,6 +104,38 @@ def latency_summary(latency_us, percentiles=PERCENTILES) -> dict:
     return {**{f"p{p:g}": float(v) for p, v in zip(percentiles, q)}, "max": float(lat.max()),
             "mean": float(lat.mean()), "n": int(lat.size)}
 
+
+#: The causes of flash page programs beyond the host's own that a drive's counters keep apart,
+#: each a term of :func:`wa_terms`: the counter it divides by the host page writes.
+WA_CAUSES = {"gc": "gc_copies", "fold": "fold_copies", "map": "map_programs"}
+
+
+def wa_terms(counters) -> dict:
+    """A drive's write amplification from its ``counters`` (a mapping: an :class:`IoResult`'s
+    ``counters``, or ``counters[d]`` of a :class:`~flashlab.ssd.MembersResult`), the one definition
+    every reporter of a timed drive's WA uses: flash page programs / host page writes,
+
+        wa = 1 + gc + fold + map,
+
+    each host page write programmed once, and each cause of extra programs its own term,
+    divided by ``host_page_writes``: ``gc`` (``gc_copies``, garbage collection's page copies),
+    ``fold`` (``fold_copies``, an SLC cache's pages folded to native blocks) and ``map``
+    (``map_programs``, dirty translation pages of a map cache programmed back, one slot each).
+    Returns ``{"wa", "gc", "fold", "map"}``; NaN for all without a host page write. Padding of
+    partly filled NAND pages is not a page program of its own here: see
+    :attr:`IoResult.flash_write_factor`."""
+    try:
+        counts = {k: counters[k] for k in ("host_page_writes", *WA_CAUSES.values())}
+    except (TypeError, KeyError, IndexError) as e:
+        raise ValueError(f"counters must be a mapping with host_page_writes and {', '.join(WA_CAUSES.values())}; "
+                         f"got {quote(counters)}") from e
+    for k, v in counts.items():
+        check_int(f"counters['{k}']", v, 0, 2**62)
+    hw = counts["host_page_writes"]
+    terms = {t: counts[k] / hw if hw else math.nan for t, k in WA_CAUSES.items()}
+    return {"wa": 1.0 + sum(terms.values()) if hw else math.nan, **terms}
+
+
 @dataclass(frozen=True, kw_only=True)
 class HostLoad:
     """What the host sends.
@@ -179,8 +211,9 @@ class IoResult:
     done (translation pages read from NAND, dirty ones programmed back when evicted). Every
     host page read
     is a flash read, a cache hit or an unmapped LBA. ``wa``: flash programs / host page writes
-    over the whole run (host writes, GC copies, fold copies and map programs, each a translation
-    page of one slot).
+    over the whole run (:func:`wa_terms`: host writes, GC copies, fold copies and map programs,
+    each a translation page of one slot), ``1 + wa_gc + wa_fold + wa_map`` (its terms are
+    properties).
     ``stalled``: the run ended with requests that could never complete (GC off and full, or no
     space left for GC).
     """
@@ -208,6 +241,22 @@ class IoResult:
         """Cut the drive's power at ``at_us``: which acknowledged writes are durable, which
         are lost (see :class:`flashlab.ssd.PowerLoss`)."""
         return power_loss(at_us, self.op, self.lba, self.pages, self.done_us, self.durable_us, _protected(self.config))
+
+    @property
+    def wa_gc(self) -> float:
+        """Garbage collection's page copies per host page write (a term of ``wa``)."""
+        return wa_terms(self.counters)["gc"]
+
+    @property
+    def wa_fold(self) -> float:
+        """SLC-cache fold copies per host page write (a term of ``wa``; 0 without an SLC cache)."""
+        return wa_terms(self.counters)["fold"]
+
+    @property
+    def wa_map(self) -> float:
+        """Translation pages programmed back per host page write (a term of ``wa``; 0 without a
+        map cache)."""
+        return wa_terms(self.counters)["map"]
 
     @property
     def flash_write_factor(self) -> float:
@@ -556,7 +605,6 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
     req = eng.requests
     done = eng.hosts.done.copy()  # one request per host I/O
     arr = eng.hosts.arrival.copy()
-    hw = counters["host_page_writes"]
     err = int(eng.loop.err[0])
     stalled = counters["requests_done"] < ops.size
     if err:
@@ -575,7 +623,7 @@ def _result(eng, config, load, ops, lbas, pages, phase) -> IoResult:
                                                             done, req.durable, (_protected(config),)),
         series=eng.series(0, SERIES_NAMES),
         sample_every=eng.sample_every,
-        counters=counters, wa=(hw + counters["gc_copies"] + counters["fold_copies"] + counters["map_programs"]) / hw if hw else math.nan, stalled=stalled,
+        counters=counters, wa=wa_terms(counters)["wa"], stalled=stalled,
         stall_reason=reason, user_pages=config.geometry.user_pages,
     )
 
