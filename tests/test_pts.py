@@ -62,13 +62,25 @@ def test_write_saturation_bad_input():
         write_saturation(SsdConfig(geometry=ssd_geometry(2**28, 0.15, page_size=8192, **SMALL)))
     with pytest.raises(ValueError, match="qd must be in"):
         write_saturation(qd=0)
-    # a round's WA comes from the sampled series, which counts no fold or map programs: a drive
-    # that makes them is refused rather than reported with its WA short of them
-    geo = ssd_geometry(48 * 2**20, 0.15, **SMALL)
-    with pytest.raises(ValueError, match=r"config.slc must be None: the rounds' write amplification"):
-        write_saturation(SsdConfig(geometry=geo, slc=SlcCache(blocks_per_plane=2)))
-    with pytest.raises(ValueError, match=r"config.map_cache must be None: the rounds' write amplification"):
-        write_saturation(SsdConfig(geometry=geo, map_cache=MapCache(cached_bytes=4096)))
+
+
+@pytest.mark.parametrize("cache, column", [("map_cache", "map_programs"), ("slc", "fold_copies")])
+def test_a_rounds_wa_counts_map_programs_and_fold_copies(cache, column):
+    """A map cache of one translation page writes a dirty one back on most misses, and an SLC
+    cache folds: the sampled series carries both programs, and a round's WA counts them. In the
+    fresh rounds, where the same drive without the cache collects no garbage (WA exactly 1), the
+    cache's drive shows its extra programs per host write, about the whole run's share."""
+    geo = ssd_geometry(24 * 2**20, 0.15, **SMALL)
+    extra = {"map_cache": MapCache(cached_bytes=4096), "slc": SlcCache(blocks_per_plane=2)}[cache]
+    plain = write_saturation(SsdConfig(geometry=geo), qd=8, fills=2, rounds_per_fill=4, seed=3)
+    w = write_saturation(SsdConfig(geometry=geo, **{cache: extra}), qd=8, fills=2, rounds_per_fill=4, seed=3)
+    s, c = w.result.series, w.result.counters
+    assert np.all(np.diff(s[column]) >= 0) and 0 < s[column][-1] <= c[column]
+    share = c[column] / c["host_page_writes"]  # the extra programs per host write, whole run
+    assert share > 0.3
+    fresh = plain.round_wa == 1.0
+    assert fresh.sum() >= 2
+    assert np.all(w.round_wa[fresh] - 1.0 > 0.5 * share)
 
 
 @pytest.fixture(scope="module")

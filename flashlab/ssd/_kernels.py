@@ -285,8 +285,8 @@ FG_WAIT, FG_THROTTLE = _codes(0, 1)
 ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP, ERR_STALL = _codes(*range(5))
 # series columns
 (SR_TIME, SR_DONE, SR_HWRITES, SR_HPROG, SR_HREADP, SR_GCOPIES, SR_ERASES, SR_FREE, SR_FGTIME,
- SR_QUEUED) = _codes(*range(10))
-NSER = 10
+ SR_QUEUED, SR_FOLD, SR_MAP) = _codes(*range(12))
+NSER = 12
 # host I/O completion rules (RULE_LEAD: done when its first request, e.g. a write-back's mirror
 # copy, is done); request phases (PH_ALT: issued only to rebuild a redirected read)
 RULE_ALL, RULE_ANY, RULE_LEAD = _codes(0, 1, 2)
@@ -1329,9 +1329,10 @@ def _streaming(dev, req, d):
     return w >= 0 and req.admitted[w] > 0
 
 
-@_kernel
-def _sample(st, dev, req, ctr, d, now):
-    """A row of device d's series (``ctr``: the FTL counters of every device)."""
+@_callee
+def _sample(e, d, now):
+    """A row of device d's series."""
+    st, dev, ctr = e.stats, e.devices, e.ftls.ctr
     row = st.rows[d]
     if row >= st.series.shape[1]:
         return
@@ -1351,7 +1352,9 @@ def _sample(st, dev, req, ctr, d, now):
         fgt += now - dev.fg_since[d]
     out[SR_FGTIME] = fgt
     # a write streaming into the cache is in flight and still waiting: count it once
-    out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d] - (1 if _streaming(dev, req, d) else 0)
+    out[SR_QUEUED] = dev.inflight[d] + dev.waiting[d] - (1 if _streaming(dev, e.requests, d) else 0)
+    out[SR_FOLD] = e.slc.fold_copies[d]
+    out[SR_MAP] = e.maps.programs[d]
 
 
 @_callee
@@ -1426,11 +1429,12 @@ def _start_phase(dev, req, hs, jobs, loop, h, ph):
 
 
 @_callee
-def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
+def _complete(e, d, i):
     """Request i of device d is done (a cached write: acknowledged, which is done for its host
     I/O too); so is its host I/O when this was the first to finish (RULE_ANY), its leading request
     (RULE_LEAD) or its last (RULE_ALL);
-    a finished first phase starts the second. ``ctr``: the FTL counters of every device."""
+    a finished first phase starts the second."""
+    dev, req, hs, jobs, st, loop = e.devices, e.requests, e.hosts, e.jobs, e.stats, e.loop
     req.done[i] = loop.now[0]
     if req.cached[i] == 0:
         req.durable[i] = req.done[i]
@@ -1438,7 +1442,7 @@ def _complete(dev, req, hs, jobs, st, ctr, loop, d, i):
     st.done[d] += 1
     every = loop.sample_every[0]
     if every > 0 and st.done[d] % every == 0:
-        _sample(st, dev, req, ctr, d, loop.now[0])
+        _sample(e, d, loop.now[0])
     h = req.host[i]
     hs.left[h] -= 1
     if (hs.rule[h] == RULE_ANY or (hs.rule[h] == RULE_LEAD and i == hs.first[h])) and np.isnan(hs.done[h]):
@@ -1540,7 +1544,7 @@ def _slot_on_nand(e, d, i):
             c.flush[d] = -1
             done = f
     if done >= 0:
-        _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, done)
+        _complete(e, d, done)
 
 
 @_callee
@@ -1654,7 +1658,7 @@ def _read_done(e, d, i, nand):
     fr, req = e.front, e.requests
     op = req.op[i]
     if fr.on[d] == 0 or (op != OP_READ and op != OP_RAW_READ):
-        _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+        _complete(e, d, i)
         return
     ready = e.loop.now[0] + (fr.t_ecc[d] + e.maps.t_hit[d] if nand else 0.0)
     t = _link_book(fr, d, True, ready, req.pages[i] * fr.page_bytes[d] * fr.us_per_byte[d])
@@ -1680,7 +1684,7 @@ def _on_front(e, d, which):
         op = req.op[i]
         _wait_push(e.devices, req, d, _fifo_of(op), i)
     else:
-        _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+        _complete(e, d, i)
 
 
 # ---------------------------------------------------------------- a host I/O arrives
@@ -1719,7 +1723,7 @@ def _trim(e, d, i):
         F._trim(s, lba + p)
     req.left[i] = 0
     req.start[i] = e.loop.now[0]
-    _complete(e.devices, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+    _complete(e, d, i)
 
 
 @_callee
@@ -1920,7 +1924,7 @@ def _dispatch(e, d):
             req.start[i] = e.loop.now[0]
             if cache.on[d] == 0:
                 # nothing is buffered (no cache, or a fixed member)
-                _complete(dev, req, e.hosts, e.jobs, e.stats, e.ftls.ctr, e.loop, d, i)
+                _complete(e, d, i)
             elif cache.plp[d] != 0 or cache.dirty[d] == 0:
                 # the capacitors make the buffer durable: a no-op
                 _ack_later(cache, e.units, e.channels, e.heap, e.loop, d, i)

@@ -25,7 +25,7 @@ GC_MODES = ("background", "foreground", "off")
 FOREGROUND = ("throttle", "wait")
 GC_POLICIES = ("greedy", "fifo", "cost_benefit", "random", "d_choices")
 SERIES_NAMES = ("time_us", "requests", "host_page_writes", "host_programs", "host_page_reads",
-                "gc_copies", "erases", "free_blocks", "fg_time_us", "queued")
+                "gc_copies", "erases", "free_blocks", "fg_time_us", "queued", "fold_copies", "map_programs")
 
 
 def ssd_geometry(capacity_bytes: int = 2**30, op: float = 0.07, *, channels: int = 4,

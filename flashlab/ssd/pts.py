@@ -149,21 +149,15 @@ def write_saturation(config: SsdConfig | None = None, *, qd: int = 32, fills: fl
     simulation is re-run with twice the length each time it needs more rounds; the same seed
     gives the same requests, so the earlier rounds do not change.)
 
-    The page size must be 4 KiB (one host write, one page program). The drive must have no SLC
-    cache and no map cache (``config.slc``, ``config.map_cache`` None): a round's write
-    amplification (:func:`~flashlab.ssd.wa_terms`, from the sampled series) counts host and
-    GC programs only, and would leave their fold and map programs out.
+    The page size must be 4 KiB (one host write, one page program). A round's write
+    amplification is :func:`~flashlab.ssd.wa_terms` of the sampled series' differences: GC
+    copies, an SLC cache's fold copies and a map cache's programs, each its own term.
     """
     config = SsdConfig() if config is None else config
     if not isinstance(config, SsdConfig):
         raise ValueError(f"config must be an SsdConfig; got {config!r}")
     if config.geometry.page_size != 4096:
         raise ValueError(f"page_size must be 4096 bytes for 4 KiB random writes; got {config.geometry.page_size}")
-    for name in ("slc", "map_cache"):  # see _rounds: a round's WA would leave their programs out
-        if getattr(config, name) is not None:
-            raise ValueError(f"config.{name} must be None: the rounds' write amplification counts host and GC "
-                             f"programs only (the drive's sampled series has no fold or map programs); got "
-                             f"{getattr(config, name)!r}")
     qd = check_int("qd", qd, 1, 65536)
     fills = check_real("fills", fills, 0.0, 100.0, lo_open=True)
     if max_fills is not None:
@@ -263,11 +257,9 @@ def _rounds(res: IoResult, rounds: int, rounds_per_fill: int, warm: int = 0):
         i0 = np.searchsorted(s["time_us"], t0)
         i1 = min(np.searchsorted(s["time_us"], t1), s["time_us"].size - 1)
         if i1 > i0:
-            d = {k: int(s[k][i1] - s[k][i0]) for k in ("host_programs", "gc_copies")}
-            # the series samples host and GC programs only: write_saturation refuses a drive
-            # that folds an SLC cache or programs a map cache, whose programs it would leave out
-            wa[r] = wa_terms({"host_page_writes": d["host_programs"], "gc_copies": d["gc_copies"],
-                              "fold_copies": 0, "map_programs": 0})["wa"]
+            d = {k: int(s[k][i1] - s[k][i0]) for k in ("host_programs", "gc_copies", "fold_copies", "map_programs")}
+            d["host_page_writes"] = d.pop("host_programs")
+            wa[r] = wa_terms(d)["wa"]
             dt = s["time_us"][i1] - s["time_us"][i0]
             fg[r] = (s["fg_time_us"][i1] - s["fg_time_us"][i0]) / dt if dt > 0 else np.nan
         free[r] = s["free_blocks"][i1] if s["free_blocks"].size else np.nan

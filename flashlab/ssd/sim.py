@@ -194,7 +194,7 @@ class IoResult:
     1 read, 2 TRIM, 6 flush, 7 FUA write.
     ``series``: samples every ``sample_every`` completed requests of the running totals named in
     ``SERIES_NAMES`` (host pages written/read, GC copies, physical block erases, free superblocks,
-    time spent in foreground GC, requests queued or in flight).
+    time spent in foreground GC, requests queued or in flight, SLC fold copies, map programs).
     ``counters``: final totals (pages: host_page_writes, host_programs done, host_page_reads
     requested, flash_reads done (unmapped LBAs need none), cache_read_hits (read pages served
     by the write cache: written, not yet programmed), gc_copies, gc_reads/gc_programs done;
