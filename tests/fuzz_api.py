@@ -1166,13 +1166,15 @@ def fuzz(group: str, examples: int, out=sys.stdout) -> list[str]:
 
 
 def main(argv=None) -> int:
-    """``python fuzz_api.py GROUP[,GROUP...] EXAMPLES``: fuzz groups; print FAIL lines and a DONE line."""
+    """``python fuzz_api.py GROUP[,GROUP...] EXAMPLES``: fuzz the groups in turn; print each one's
+    FAIL lines, then its DONE line."""
     group, examples = (argv or sys.argv[1:])[:2]
-    t0 = time.perf_counter()
-    failures = [f for g in group.split(",") for f in fuzz(g, int(examples))]
-    for f in dict.fromkeys(failures):
-        print("FAIL", f, flush=True)
-    print(f"DONE {group} failures={len(failures)} seconds={time.perf_counter() - t0:.1f}", flush=True)
+    for g in group.split(","):
+        t0 = time.perf_counter()
+        failures = fuzz(g, int(examples))
+        for f in dict.fromkeys(failures):
+            print("FAIL", g, f, flush=True)
+        print(f"DONE {g} failures={len(failures)} seconds={time.perf_counter() - t0:.1f}", flush=True)
     return 0
 
 

@@ -76,10 +76,13 @@ def test_a_broken_model_fails_the_table():
 
 
 def test_same_seed_same_result_other_seed_other_result():
-    drive = DRIVES["850pro"]
-    a = measure(drive, "steady_write_iops", seed=3, requests=2000)
-    assert a == measure(drive, "steady_write_iops", seed=3, requests=2000)
-    assert a != measure(drive, "steady_write_iops", seed=4, requests=2000)
+    """The steady state (preconditioning, then GC through the measured half) on the X25-E at its
+    smallest scale: 41,000 writes a run, where the 850 PRO at the validation scale took 131,000."""
+    drive = DRIVES["x25e"]
+    kw = dict(capacity_scale=drive.min_scale(), requests=2000)
+    a = measure(drive, "steady_write_iops", seed=3, **kw)
+    assert a == measure(drive, "steady_write_iops", seed=3, **kw)
+    assert a != measure(drive, "steady_write_iops", seed=4, **kw)
 
 
 @pytest.mark.parametrize("metric", ["random_read_iops", "random_write_iops", "steady_write_iops", "seq_write_mb_s"])

@@ -1,15 +1,17 @@
 """The live dashboards in a real JupyterLab (loopback only), driven by Debian's chromium.
 
-Each chapter is converted to a notebook with jupytext, run top to bottom in JupyterLab, and every
-ipywidgets slider of its live dashboards is moved with the keyboard: the bokeh figure (through
-jupyter_bokeh) must show new data each time, computed by the engine in the kernel. Every slider
-handle is named and says its setting, and each dashboard's description (its live region) follows. The static
-explorables' cells are left out (the book build and nbval run them; here they would only cost
-time precomputing grids).
+Each chapter is converted to a notebook with jupytext holding the cells its live dashboards need
+(:func:`live_cells`), run top to bottom in JupyterLab, and every ipywidgets slider of its live
+dashboards is moved with the keyboard: the bokeh figure (through jupyter_bokeh) must show new data
+each time, computed by the engine in the kernel. Every slider handle is named and says its
+setting, and each dashboard's description (its live region) follows. The chapter's other cells
+(its tables, its static explorables, its exercises) are left out: the book build and nbval run
+them; here they would only cost time.
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import socket
 import subprocess
@@ -21,7 +23,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
-from browser_support import DATA_FINGERPRINT_JS, nudge_slider
+from browser_support import DATA_FINGERPRINT_JS, changed_within, nudge_slider
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -35,13 +37,65 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _binds_and_reads(node: ast.AST) -> tuple[set[str], set[str]]:
+    bound, read = set(), set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            (bound if isinstance(n.ctx, (ast.Store, ast.Del)) else read).add(n.id)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(n.name)
+    return bound, read
+
+
+def _names(source: str) -> tuple[set[str], set[str]] | None:
+    """The names a cell binds (assignments, imports, definitions) and the names it reads before
+    binding them itself, statement by statement, or None when it is not plain Python (a magic or
+    shell line). An assignment reads its value before binding (``cfg = replace(cfg)`` needs an
+    earlier ``cfg``); any other statement binds first (a loop's variable, a comprehension's)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    bound, free = set(), set()
+    for stmt in tree.body:
+        binds, reads = _binds_and_reads(stmt)
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+            value_binds, value_reads = _binds_and_reads(stmt.value)  # a comprehension binds its variable
+            reads = (value_reads - value_binds) | (reads if isinstance(stmt, ast.AugAssign) else set())
+        else:
+            reads = reads - binds
+        free |= reads - bound
+        bound |= binds
+    return bound, free
+
+
+def live_cells(cells: list) -> list:
+    """The code cells the live dashboards need, in order: each live cell (one calling
+    ``.live()``), every earlier cell binding a name a kept cell reads (transitively), the
+    build's setup cells (tagged ``remove-cell``) and any cell that is not plain Python. The
+    chapter's other computations (its printed tables, its static explorables, its exercises)
+    are left out: the book build and nbval run them, and here they cost most of a chapter's
+    time (chapter 91's validation tables, a minute and a half) without reaching a dashboard."""
+    code = [c for c in cells if c.cell_type == "code" and ".static()" not in c.source]
+    keep, needed = [], set()
+    for c in reversed(code):
+        names = _names(c.source)
+        if ".live()" in c.source or names is None or "remove-cell" in c.metadata.get("tags", ()) \
+                or names[0] & needed:
+            keep.append(c)
+            needed |= names[1] if names else set()
+    return keep[::-1]
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """A JupyterLab server on 127.0.0.1 serving the chapters as .ipynb notebooks."""
     root = tmp_path_factory.mktemp("lab")
     for chapter in LIVE_CHAPTERS:
         nb = jupytext.read(chapter)
-        nb.cells = [c for c in nb.cells if ".static()" not in c.source]
+        nb.cells = live_cells(nb.cells)
         jupytext.write(nb, root / f"{chapter.stem}.ipynb")
     # Render every cell (JupyterLab 4 otherwise renders only those near the viewport).
     settings = root / "settings" / "@jupyterlab" / "notebook-extension"
@@ -99,11 +153,7 @@ def _wait_for_kernel(page) -> None:
 
 def _changes_data(page, before: str) -> bool:
     """Whether the kernel's recompute changes the plotted data within 20 s."""
-    try:
-        page.wait_for_function(f"() => ({DATA_FINGERPRINT_JS})() !== {before!r}", timeout=20_000, polling=200)
-        return True
-    except Exception:
-        return False
+    return changed_within(page, DATA_FINGERPRINT_JS, before, 20_000)
 
 
 def _move_every_slider(page) -> list[int]:
