@@ -128,3 +128,43 @@ FtlMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestFtlNothingLost = FtlMachine.TestCase
+
+
+def test_a_refresh_of_a_block_with_a_full_handle_frontier_loses_nothing():
+    """Found by the machine above (oracle separation, two placement handles, 11 blocks of 2
+    pages, blocks retiring at 30 erases): a read-disturb refresh of a block whose two valid pages
+    both belong to the hot handle, whose GC frontier had room for one, while the cold handle's
+    had room for the other and the pool was empty. The old check summed the frontiers' rooms and
+    let the refresh open a frontier from the empty pool: it took a stale block (the host's open
+    one), drove the free count below zero, and a page was overwritten. Replayed step by step."""
+    blocks, ppb = 11, 2
+    config = FtlConfig(policy="d_choices", d=3, separation="oracle", gc_low=2, gc_high=3, dynamic_wl=True,
+                       static_wl_threshold=0, read_refresh_limit=3, endurance=30, hot_window=0.3, hot_lbas=3)
+    g = Geometry(blocks_per_plane=blocks, pages_per_block=ppb,
+                 op=min_op(Geometry(blocks_per_plane=blocks, pages_per_block=ppb), config) + 0.01)
+    ftl = Ftl(g, config, seed=145)
+    model = {}
+
+    def burst(seed, hot, n):
+        top = max(1, g.user_pages // 4) if hot else g.user_pages
+        for lba in np.random.default_rng(seed).integers(0, top, n).tolist():
+            stamp = ftl.counters["host_writes"]
+            try:
+                ftl.write([lba])
+            except ReadOnlyError:
+                return
+            model[lba] = stamp
+
+    steps = [(0, 3), (51970, True, 60), (2843, False, 59), (0, 2), (82, False, 29), (1738984, False, 43),
+             (1, True, 57), (6500, True, 59), (0, 3), (190, True, 15), (366739392, False, 7), (2492928, False, 12),
+             (5668, False, 48), (5614, True, 56), (0, False, 12), (52064177, False, 23), (1, 3)]
+    for step in steps:
+        if len(step) == 2:  # (lba, times): reads, which count read disturb and refresh
+            assert np.all(ftl.read([step[0]] * step[1]) == model.get(step[0], -1))
+        else:
+            burst(*step)
+    snap = ftl.snapshot()
+    assert ftl.read_only and snap.counters["refresh_copies"] >= 1  # the drive wore out, and refreshed
+    valid = snap.page_state == PAGE_VALID
+    assert dict(zip(snap.page_lba[valid].tolist(), snap.page_stamp[valid].tolist())) == model
+    assert snap.counters["free_blocks"] == np.sum(snap.block_state == BLOCK_FREE)

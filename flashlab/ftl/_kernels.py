@@ -405,17 +405,30 @@ def _gc_stream(s, lba):
 
 
 @_inline_kernel
-def _can_relocate(s, n):
-    """True if n pages can be copied without running out of free blocks (into whichever GC
-    frontiers they go: one per placement handle)."""
-    prm = s[6]
-    if prm[P_SEP] == SEP_NONE:
-        room = _room(s, 0)
-    else:
-        room = 0
-        for h in range(prm[P_N_HANDLES]):
-            room += _room(s, GC_STREAM + h)
-    return room + s[5][FREE_BLOCKS] * prm[P_PPB] >= n
+def _can_relocate(s, b):
+    """True if the valid pages of block b can be copied without running out of free blocks.
+    Each goes to the GC frontier of its placement handle (:func:`_gc_stream`): the pages beyond
+    one frontier's room need blocks of their own from the free pool, which the frontiers share,
+    so the room left in another handle's frontier does not count (summing the rooms let a copy
+    open a frontier from an empty pool: a stale block, the counter below zero, data lost)."""
+    pages, prm = s[0], s[6]
+    ppb = prm[P_PPB]
+    base = b * ppb
+    streams = 1 if prm[P_SEP] == SEP_NONE else prm[P_N_HANDLES]
+    blocks = 0
+    for h in range(streams):
+        stream = 0 if prm[P_SEP] == SEP_NONE else GC_STREAM + h
+        n = s[2][VALID, b]  # one frontier takes them all
+        if streams > 1:
+            n = 0
+            for i in range(ppb):
+                lba = pages[P2L, base + i]
+                if lba >= 0 and _gc_stream(s, lba) == stream:
+                    n += 1
+        extra = n - _room(s, stream)
+        if extra > 0:
+            blocks += (extra + ppb - 1) // ppb
+    return blocks <= s[5][FREE_BLOCKS]
 
 
 @_kernel
@@ -515,7 +528,7 @@ def _gc_until_high(s):
     ctr, prm = s[5], s[6]
     while ctr[FREE_BLOCKS] < prm[P_HIGH] and ctr[READ_ONLY] == RO_NONE:
         b = _pick_victim(s)
-        if b < 0 or not _can_relocate(s, s[2][VALID, b]):
+        if b < 0 or not _can_relocate(s, b):
             ctr[READ_ONLY] = RO_NO_SPACE
             return
         _relocate(s, b, GC_COPIES)
@@ -534,7 +547,7 @@ def _static_wear_level(s):
     for b in range(blk.shape[1]):
         if blk[STATE, b] == B_CLOSED and (best < 0 or blk[ERASES, b] < blk[ERASES, best]):
             best = b
-    if best >= 0 and ctr[EC_MAX] - blk[ERASES, best] > threshold and _can_relocate(s, blk[VALID, best]):
+    if best >= 0 and ctr[EC_MAX] - blk[ERASES, best] > threshold and _can_relocate(s, best):
         _relocate(s, best, WL_COPIES)
 
 
@@ -601,7 +614,7 @@ def _host_read(s, lba):
     if limit > 0:
         b = ppn // prm[P_PPB]
         blk[READS, b] += 1
-        if blk[READS, b] >= limit and blk[STATE, b] == B_CLOSED and _can_relocate(s, blk[VALID, b]):
+        if blk[READS, b] >= limit and blk[STATE, b] == B_CLOSED and _can_relocate(s, b):
             _relocate(s, b, REFRESH_COPIES)
             if ctr[FREE_BLOCKS] < prm[P_LOW]:
                 _collect(s)

@@ -1091,7 +1091,7 @@ def _start_job(e, d):
         return
     if blk[F.UNDONE, v] > 0:
         e.stats.busy_victims[d] += 1
-    if not F._can_relocate(s, blk[F.VALID, v]):
+    if not F._can_relocate(s, v):
         _fail(e.devices, e.loop, d, ERR_NO_SPACE)
         return
     lst = F._list_of(s, v)
@@ -1221,7 +1221,7 @@ def _start_fold(e, d, fold):
         if slc.used[d] == 1:
             _pad_slc(e, d)
         return
-    if not F._can_relocate(s, s[2][F.VALID, b]):
+    if not F._can_relocate(s, b):
         return
     slc.head[d] = (slc.head[d] + 1) % slc.n_blocks[d]
     slc.used[d] -= 1
