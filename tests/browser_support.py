@@ -44,19 +44,6 @@ TOOLBAR_FOLDS_JS = """
 """
 
 
-def changed_within(page, js: str, before, timeout_ms: float) -> bool:
-    """Whether the page's ``js`` (a function of no arguments) returns something other than
-    ``before`` within ``timeout_ms``: True as soon as it does, not after a fixed wait."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    try:
-        page.wait_for_function(f"(before) => JSON.stringify(({js})()) !== JSON.stringify(before)", arg=before,
-                               timeout=timeout_ms, polling=50)
-    except PlaywrightTimeout:
-        return False
-    return True
-
-
 def nudge_slider(page, handle, changed) -> bool:
     """Move a noUiSlider ``handle`` one notch and say whether the plotted data changed, as
     ``changed(page, before_fingerprint)`` judges. A control may rightly change nothing at some
