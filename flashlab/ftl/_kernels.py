@@ -418,8 +418,9 @@ def _can_relocate(s, b):
     blocks = 0
     for h in range(streams):
         stream = 0 if prm[P_SEP] == SEP_NONE else GC_STREAM + h
-        n = s[2][VALID, b]  # one frontier takes them all
-        if streams > 1:
+        if streams == 1:
+            n = s[2][VALID, b]  # one frontier takes them all
+        else:
             n = 0
             for i in range(ppb):
                 lba = pages[P2L, base + i]

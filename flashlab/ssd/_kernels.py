@@ -233,7 +233,7 @@ from flashlab import _heap as H
 from flashlab._ref import ref
 from flashlab.ftl import _kernels as F
 
-# An entry kernel: called from Python (run_events, _sample, _disk_time), it takes the records by value.
+# The entry kernel, run_events: called from Python, it takes the Engine by value.
 _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # Every other function of the event path is a callee: called only by kernels, it has no CPython
 # or C-callable wrapper, and crashes if called from Python. run_events turns the Engine into a
@@ -245,8 +245,9 @@ _kernel = njit(cache=True, _nrt=False, error_model="numpy")
 # bit-identical by benchmarks/ssd_golden.py): the Engine passed by value, ~1,100 machine words a
 # call, made numba inline ~80 helpers into run_events to avoid those calls, and the first
 # simulate_io compiled in 233 s (95 s of it numba's inlining pass, 63 s typing the inlined body);
-# by reference, with ordinary calls, in 52 s, and the event loop ran 2.1-3.1x faster (not profiled:
-# the inlined run_events was one very large function for LLVM to allocate registers in).
+# by reference, with ordinary calls, in 44 s (bench_compile, load under 1), and the event loop ran
+# 1.4-4.4x faster (not profiled: the inlined run_events was one very large function for LLVM to
+# allocate registers in).
 _callee = njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 # Constants are NumPy int64, not Python ints: numba types a Python int argument as a literal and
@@ -791,7 +792,7 @@ def _array_op(units, heap, loop, u, dur):
     _heap_push(heap, loop.err, u, end)
 
 
-@_kernel
+@_callee
 def _disk_time(k, d, now, lba, pages):
     """Service time of disk d's access of ``pages`` LBAs at ``lba`` starting at ``now``: seek from the
     head's LBA (square-root seek curve), wait for the sector to come round (the platter turns

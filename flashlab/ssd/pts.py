@@ -97,8 +97,8 @@ class PtsResult:
 
     Per round (arrays): ``round_fills`` (drive writes of random 4 KiB data at the round's end),
     ``round_end_s`` (simulated time at its end, seconds), ``round_iops``, ``round_p99_us``,
-    ``round_p999_us``, ``round_wa`` (flash programs / host page writes in the round: host and GC
-    programs, :func:`~flashlab.ssd.wa_terms`),
+    ``round_p999_us``, ``round_wa`` (flash programs / host page writes in the round: host, GC, SLC
+    fold and map programs, :func:`~flashlab.ssd.wa_terms`),
     ``round_free_blocks`` (free superblocks at its end), ``round_fg_share`` (share of its time
     in foreground GC).
 
