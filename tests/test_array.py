@@ -427,6 +427,29 @@ def test_a_shared_back_end_caps_bandwidth():
     assert switched.iops() * 65536 / 1e6 > 2 * mb_s
 
 
+def test_datacenter_drives_behind_a_loop_and_a_mirrored_cache():
+    """Ten PM9A3 models (256 NAND units each) behind a shared loop: the loop carries exactly its
+    bandwidth's worth of member pages, as the closed form says, far below what the switched array
+    does. The loop and the controller's mirror are members queueing a whole run's requests; each
+    unit's operation rings are sized by its own device, so they cost megabytes, not the 60 GiB
+    that sizing all 2,560 NAND units' rings for the deepest member asked for (refused before):
+    with both, every host I/O completes."""
+    from flashlab.drives import PM9A3
+    load = HostLoad(qd=64, workload=Workload("uniform", read_fraction=0.7))
+    base = ArrayConfig(drives=10, raid=6, drive=PM9A3.small_config())
+    switched = simulate_array(base, load, requests=3000, seed=0, precondition_fills=1e-6)
+    shared = simulate_array(dataclasses.replace(base, back_end="shared", back_end_mb_s=400.0), load, requests=3000,
+                            seed=0, precondition_fills=1e-6)
+    on_members = shared.plan["device"] < base.drives
+    pages = shared.plan["pages"][on_members].sum() / shared.op.size  # member pages a host I/O moves
+    assert 2.4 < pages < 2.7  # 0.7 x 1 read + 0.3 x 6 (RAID-6 read-modify-write of data, P and Q)
+    assert shared.iops() == pytest.approx(400e6 / (pages * base.layout.page_size), rel=0.03)
+    assert switched.iops() > 10 * shared.iops()
+    cached = simulate_array(dataclasses.replace(base, back_end="shared", write_cache_bytes=2**24), load,
+                            requests=3000, seed=0, precondition_fills=1e-6)
+    assert cached.error == "" and np.isfinite(cached.latency_us).all()
+
+
 def test_cli_text_json_and_bad_input(capsys):
     from flashlab.cli import main
     small = ["array", "--arch", "ground-up", "--drives", "10", "--raid", "6", "--requests", "800", "--seed", "1"]

@@ -381,11 +381,15 @@ class Channels(NamedTuple):
 
 
 class Queues(NamedTuple):
-    """Per class (Q_READ, Q_WRITE, Q_GC) and unit: a ring of ``cap`` operations."""
-    kind: np.ndarray          # (3, U, cap)
+    """Per class (Q_READ, Q_WRITE, Q_GC) and unit: a ring of ``cap[u]`` operations (its device's
+    bound), stored at ``start[cls, u] ..`` of the flat arrays: a deep-queued member (an array's
+    loop or mirror) sizes its own rings, not every unit's."""
+    kind: np.ndarray          # (sum of 3 x cap,)
     ppn: np.ndarray
     ref: np.ndarray
     seq: np.ndarray           # arrival order (FIFO scheduling between reads and writes)
+    start: np.ndarray         # (3, U) the ring's first element
+    cap: np.ndarray           # (U,) its size
     head: np.ndarray          # (3, U)
     tail: np.ndarray
     next_seq: np.ndarray      # (1,)
@@ -731,17 +735,22 @@ def _fail(dev, loop, d, code):
 
 
 @_callee
+def _slot(q, cls, u, k):
+    """Where operation number k of unit u's ring ``cls`` is stored in the flat arrays."""
+    return q.start[cls, u] + k % q.cap[u]
+
+
+@_callee
 def _enqueue(q, dev, units, loop, cls, u, kind, ppn, ref):
     tail = q.tail[cls, u]
-    cap = q.kind.shape[2]
-    if tail - q.head[cls, u] >= cap:
+    if tail - q.head[cls, u] >= q.cap[u]:
         _fail(dev, loop, units.device[u], ERR_QUEUE)
         return
-    j = tail % cap
-    q.kind[cls, u, j] = kind
-    q.ppn[cls, u, j] = ppn
-    q.ref[cls, u, j] = ref
-    q.seq[cls, u, j] = q.next_seq[0]
+    j = _slot(q, cls, u, tail)
+    q.kind[j] = kind
+    q.ppn[j] = ppn
+    q.ref[j] = ref
+    q.seq[j] = q.next_seq[0]
     q.next_seq[0] += 1
     q.tail[cls, u] = tail + 1
 
@@ -753,7 +762,7 @@ def _qlen(q, cls, u):
 
 @_callee
 def _head_seq(q, cls, u):
-    return q.seq[cls, u, q.head[cls, u] % q.kind.shape[2]]
+    return q.seq[_slot(q, cls, u, q.head[cls, u])]
 
 
 # ---------------------------------------------------------------- a channel transfer starts
@@ -882,8 +891,7 @@ def _pick_class(q, units, dev, jobs, ptype, u):
     if host == Q_WRITE and ng and jobs.fold[d] == FOLD_FULL:
         # the fold of a full SLC cache goes before host writes to native blocks, whose program
         # time it shares, not before those the cache took before it filled
-        j = q.head[Q_WRITE, u] % q.kind.shape[2]
-        if ptype[dev.page0[d] + q.ppn[Q_WRITE, u, j]] != SLC_TYPE:
+        if ptype[dev.page0[d] + q.ppn[_slot(q, Q_WRITE, u, q.head[Q_WRITE, u])]] != SLC_TYPE:
             return Q_GC
     if host >= 0:
         return host
@@ -914,7 +922,7 @@ def _start_next(e, u):
             units.stage[u] = IDLE
             return
     h = q.head[cls, u]
-    j = h % q.kind.shape[2]
+    j = _slot(q, cls, u, h)
     if h + 1 == q.tail[cls, u]:
         # The ring is empty again: it restarts at slot 0, so that a queue holding a few
         # operations at a time stays in a few cache lines (many devices' queues share the cache).
@@ -922,7 +930,7 @@ def _start_next(e, u):
         q.tail[cls, u] = 0
     else:
         q.head[cls, u] = h + 1
-    _start_op(e, u, q.kind[cls, u, j], q.ppn[cls, u, j], q.ref[cls, u, j])
+    _start_op(e, u, q.kind[j], q.ppn[j], q.ref[j])
 
 
 # ---------------------------------------------------------------- a program or erase is suspended

@@ -376,8 +376,10 @@ class Engine:
                         + (min(m.write_cache_blocks, n) if disk_cached[d] else 0),
                         n * (max_pages + slots[d]))
                     for d, m in enumerate(members)]
-        cap = max(1 << int(math.ceil(math.log2(host_ops[d] + 2 * (ppbs[d] // units[d]) + units[d] + 16)))
-                  for d in range(D))
+        # each unit's rings hold its own device's bound (a deep-queued member sizes only its own)
+        caps = [1 << int(math.ceil(math.log2(host_ops[d] + 2 * (ppbs[d] // units[d]) + units[d] + 16)))
+                for d in range(D)]
+        ring = np.repeat(np.asarray(caps, np.int64), units)  # per unit
         i64, f64 = np.int64, np.float64
         dv = dict(
             kind=np.zeros(D, np.int8), unit0=np.cumsum([0] + units[:-1]).astype(i64), n_units=np.array(units, i64),
@@ -397,10 +399,11 @@ class Engine:
         # the flash members' FTL states, built one by one and then stacked into one set of arrays
         ftl_bytes = 2 * sum(state_bytes(m.ftl_geometry) for m, f in zip(members, flash) if f)
         check_memory("members", ftl_bytes, f"the FTL state of {sum(flash)} flash members (built, then stacked)")
-        # with the largest arrays besides: the operation queues (4 of 3 x U x cap), the GC job's copy
-        # lists, the page types and cache flags (a realistic superblock has ~10^6 slots)
-        check_memory("members", ftl_bytes + 4 * 3 * U * cap * 8 + 2 * D * max(ppbs) * 8 + 10 * sum(phys),
-                     f"the FTL states with the event engine's queues ({U} units x {cap} operations) and GC lists")
+        # with the largest arrays besides: the operation queues (4 arrays of 3 rings a unit), the GC
+        # job's copy lists, the page types and cache flags (a realistic superblock has ~10^6 slots)
+        check_memory("members", ftl_bytes + 4 * 3 * int(ring.sum()) * 8 + 2 * D * max(ppbs) * 8 + 10 * sum(phys),
+                     f"the FTL states with the event engine's queues ({U} units, {int(ring.sum())} operations "
+                     f"a class) and GC lists")
         ftl_states = []
         for d, m in enumerate(members):
             if isinstance(m, SsdConfig):
@@ -450,7 +453,9 @@ class Engine:
                              programs=np.zeros((U, K.MAX_BITS), i64), register=np.full(U, -1, i64))
         self.channels = K.Channels(**_arrays(C, ("busy", "unit", "head", "tail"), i64),
                                    wait=np.zeros((C, max(units)), i64))
-        self.queues = K.Queues(*(np.zeros((3, U, cap), i64) for _ in range(4)), head=np.zeros((3, U), i64),
+        start = np.concatenate([[0], np.cumsum(np.tile(ring, 3))[:-1]]).reshape(3, U)
+        self.queues = K.Queues(*(np.zeros(3 * int(ring.sum()), i64) for _ in range(4)), start=start, cap=ring,
+                               head=np.zeros((3, U), i64),
                                tail=np.zeros((3, U), i64), next_seq=np.zeros(1, i64))
         # one pending event per unit, channel, device's acknowledgements, two front rings and SLC idle
         # timer at most (see _kernels)
