@@ -272,9 +272,7 @@ class ArrayResult:
         """(drives, n): share of each of ``n`` equal intervals of the run that each member
         spent running a GC job (the GC timeline)."""
         n = check_int("n", n, 1, 100000)
-        t0 = float(np.nanmin(self.arrival_us)) if np.isfinite(self.arrival_us).any() else 0.0
-        ok = np.isfinite(self.done_us)
-        t1 = float(self.done_us[ok].max()) if ok.any() else t0
+        t0, t1 = self._run_span()
         edges = np.linspace(t0, t1, n + 1)
         busy = np.zeros((self.config.drives, n))
         log = self.gc_log
@@ -292,6 +290,33 @@ class ArrayResult:
     def gc_share(self) -> np.ndarray:
         """Per member: share of the run it spent running GC jobs."""
         return self.gc_busy(1)[:, 0]
+
+    def gc_overlap(self) -> dict:
+        """How the members' GC jobs line up in the run: ``any``, the share of the run during which
+        at least one member collects (a stripe-wide I/O then waits for a collection), and
+        ``when_any``, the mean number of members collecting while any does (1: never two at once;
+        ``drives``: always all together). ``any * when_any`` is the sum of :meth:`gc_share`.
+        Synchronised collection (Harmonia, kim2011harmonia) works by shrinking ``any``."""
+        t0, t1 = self._run_span()
+        log = self.gc_log
+        a = np.clip(np.asarray(log["start_us"], float), t0, t1)
+        b = np.clip(np.where(np.isnan(log["end_us"]), t1, log["end_us"]), t0, t1)
+        keep = b > a
+        times = np.concatenate([a[keep], b[keep]])
+        steps = np.concatenate([np.ones(keep.sum()), -np.ones(keep.sum())])
+        order = np.argsort(times, kind="stable")
+        times, collecting = times[order], np.cumsum(steps[order])  # members collecting after each edge
+        dt = np.diff(times)
+        busy = float(dt[collecting[:-1] > 0].sum()) if dt.size else 0.0
+        member_time = float((dt * collecting[:-1]).sum()) if dt.size else 0.0
+        span = t1 - t0
+        return {"any": busy / span if span > 0 else 0.0, "when_any": member_time / busy if busy > 0 else 0.0}
+
+    def _run_span(self) -> tuple:
+        """(first arrival, last completion) of the run, us."""
+        t0 = float(np.nanmin(self.arrival_us)) if np.isfinite(self.arrival_us).any() else 0.0
+        ok = np.isfinite(self.done_us)
+        return t0, (float(self.done_us[ok].max()) if ok.any() else t0)
 
 
 
