@@ -24,7 +24,7 @@ In time (:mod:`flashlab.array.layout`, :mod:`flashlab.array.sim`):
   :class:`flashlab.ssd.MembersResult`), ``plan``, ``raw_bytes``, ``usable_bytes``, ``error``;
   methods ``iops(op)``, ``percentiles(op)``, ``member_percentiles(op)``, ``intervals(n, op)``
   (IOPS and latency over time), ``gc_busy(n)`` (the GC timeline, members x intervals),
-  ``gc_share()``, ``stripe_waits(op)``.
+  ``gc_share()``, ``gc_overlap()`` (how the members' collections line up), ``stripe_waits(op)``.
 
 Several hosts (:mod:`flashlab.array.hosts`): :class:`Host` ``(load, stream, start, requests)``,
 ``stream`` ``random`` or ``seq`` (a sequential, stripe-aligned stream: full-stripe writes);
@@ -39,6 +39,10 @@ RebuildResult`` (rebuild duration, host latency during it, member pages by cause
 of exposure in closed form: :func:`second_failure_probability`, :func:`raid6_loss_probability`,
 :func:`ure_probability`.
 
+Data reduction under the array (:mod:`flashlab.array.reduction`): :func:`reduced_wear`
+``(ratio, stored, *, op, pages_per_block) -> ReducedWear``: the members' spare, write
+amplification and pages programmed per host page when the data reduces ``ratio``:1.
+
 Times in microseconds, sizes in bytes.
 """
 
@@ -47,10 +51,11 @@ from flashlab.array.capacity import (DATA_REDUCTION_CLAIMS, RAID_MIN_DRIVES, UNI
 from flashlab.array.layout import RAID_LEVELS, Layout
 from flashlab.array.sim import ARCHS, ArrayConfig, ArrayResult, array_drive, simulate_array
 from flashlab.array.hosts import STREAMS, Host, HostsResult, simulate_hosts
+from flashlab.array.reduction import ReducedWear, reduced_wear
 from flashlab.array.rebuild import (CAUSES, Rebuild, RebuildResult, raid6_loss_probability, second_failure_probability,
                                     simulate_rebuild, ure_probability)
 
-__all__ = ["DATA_REDUCTION_CLAIMS", "RAID_MIN_DRIVES", "UNITS", "ArrayCapacity", "CapacityStep", "DriveCapacity",
+__all__ = ["ReducedWear", "reduced_wear", "DATA_REDUCTION_CLAIMS", "RAID_MIN_DRIVES", "UNITS", "ArrayCapacity", "CapacityStep", "DriveCapacity",
            "array_capacity", "drive_capacity", "in_units",
            "ARCHS", "RAID_LEVELS", "ArrayConfig", "ArrayResult", "Layout", "array_drive", "simulate_array",
            "STREAMS", "Host", "HostsResult", "simulate_hosts",
