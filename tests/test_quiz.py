@@ -444,6 +444,16 @@ def test_reduction_worked_by_hand(seed):
     text = " ".join(quiz.make("reduction", seed).solution().split())
     for key in ("usable_tb", "remaining_tb", "reported_tb", "fits_tb"):
         assert f"{a[key]:,.2f} TB" in text
+    # (d) the wear: the reduced data's share of the drives is spare for their GC (greedy model)
+    from flashlab.ftl import wa_greedy
+
+    fill = Fraction(a["written_tb"]) / Fraction(a["ratio"]) / usable
+    spare = float((1 + Fraction(7, 100)) / fill - 1)
+    assert a["spare_now"] == pytest.approx(spare, rel=1e-12)
+    assert a["pages_now"] == pytest.approx(float(wa_greedy(spare, 256)) / a["ratio"], rel=1e-12)
+    assert a["pages_full"] == pytest.approx(float(wa_greedy(0.07, 256)) / a["ratio"], rel=1e-12)
+    assert a["pages_now"] < a["pages_full"] and a["wa_now"] < a["wa_full"]
+    assert f"{a['pages_now']:.3f} flash pages per host page" in text
 
 
 @pytest.mark.parametrize("seed", range(20))

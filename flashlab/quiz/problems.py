@@ -19,6 +19,7 @@ import numpy as np
 
 from flashlab._validate import check_choice, check_seed
 from flashlab.array.capacity import DATA_REDUCTION_CLAIMS, UNITS, array_capacity
+from flashlab.array.reduction import reduced_wear
 from flashlab.array.rebuild import raid6_loss_probability, second_failure_probability, ure_probability
 from flashlab.cell.ecc import UBER_CLIENT, UBER_ENTERPRISE, EccCode, correctable_rber, soft_read_latency_us, uber
 from flashlab.cell.floating_gate import FG_CELL_2XNM, Q_E
@@ -1107,8 +1108,14 @@ def _reduction(rng: np.random.Generator, seed: int) -> Problem:
         "usable capacity remains?\n"
         f"(b) The array's dashboard reports what remains in effective terms, at the {claimed:g}:1 its "
         "vendor assumes. What does it show?\n"
-        f"(c) The next data the hosts write reduces only {nxt:g}:1. How much of it fits?"
+        f"(c) The next data the hosts write reduces only {nxt:g}:1. How much of it fits?\n"
+        "(d) The drives have over-provisioning 0.07 and blocks of 256 pages, and the hosts rewrite their "
+        "data at random. How many flash pages do the drives program per host page written now, with "
+        f"the {written_tb:g} TB reducing {ratio:g}:1, and how many once the hosts have filled the array "
+        f"to its effective capacity at {ratio:g}:1 (greedy GC, Desnoyers' model)?"
     )
+    now = reduced_wear(ratio, written_tb / usable_tb)
+    full = reduced_wear(ratio, ratio)
     working = (
         f"(a) Usable = {drives} x {drive_tb:g} TB x ({drives} - 2) / {drives} = {usable_tb:,.2f} TB "
         f"(flashlab.array.array_capacity). The data occupies {written_tb:g} / {ratio:g} = {occupied:,.2f} TB, "
@@ -1119,11 +1126,19 @@ def _reduction(rng: np.random.Generator, seed: int) -> Problem:
         f"(c) {left:,.2f} TB x {nxt:g} = {left * nxt:,.2f} TB, {left * (claimed - nxt):,.2f} TB less than "
         "the dashboard suggested. Usable capacity remaining is the figure to plan on (flashdba's advice); "
         "an array whose reduction can be switched off per LUN lets you keep data that does not reduce out "
-        "of the guess."
+        "of the guess.\n"
+        f"(d) The reduced data fills {now.fill:.1%} of the drives' user capacity, so their collectors have "
+        f"the rest as spare: (1 + 0.07) / {now.fill:.4f} - 1 = {now.spare:.2f}, where the greedy model "
+        f"gives WA {now.wa:.3f}; each host page reaches the flash as 1/{ratio:g} of a page, so "
+        f"{now.wa:.3f} / {ratio:g} = {now.member_pages:.3f} flash pages per host page "
+        "(flashlab.array.reduced_wear). Filled to its effective capacity, the drives are full: spare 0.07, "
+        f"WA {full.wa:.2f}, and {full.wa:.2f} / {ratio:g} = {full.member_pages:.3f} pages per host page. "
+        "What reduction saves the flash beyond the ratio itself lasts only while the array is not full."
     )
     answer = dict(drives=drives, drive_bytes=drive_tb * UNITS["TB"], written_tb=written_tb, ratio=ratio,
                   claimed=claimed, next_ratio=nxt, usable_tb=usable_tb, occupied_tb=occupied, remaining_tb=left,
-                  reported_tb=left * claimed, fits_tb=left * nxt)
+                  reported_tb=left * claimed, fits_tb=left * nxt, spare_now=now.spare, wa_now=now.wa,
+                  pages_now=now.member_pages, wa_full=full.wa, pages_full=full.member_pages)
     return Problem("reduction", seed, text, answer, working)
 
 
