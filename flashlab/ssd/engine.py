@@ -170,6 +170,7 @@ def _fresh_state(config, seed: int) -> Ftl:
     ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
     if config.slc is not None:
         FK.take_slc_blocks(ftl._s, np.zeros(config.slc.blocks_per_plane, np.int64))
+        ftl._check_pool()
     return ftl
 
 
