@@ -389,3 +389,76 @@ def test_a_full_block_with_programs_outstanding_is_no_victim(policy):
     else:
         assert K._pick_victim(s) == expected
     assert ctr[K.VICTIM_WAITS] == 1
+
+
+# ----------------------------------------------------------------------------- empty free pool
+def _pool_state(s):
+    return s[2][K.HEAP].copy(), s[2][K.STATE].copy(), s[3][K.KEY].copy(), int(s[5][K.FREE_BLOCKS])
+
+
+def _assert_pool_unchanged(s, before):
+    heap, state, key, free = before
+    assert int(s[5][K.FREE_BLOCKS]) == free
+    np.testing.assert_array_equal(s[2][K.HEAP], heap)
+    np.testing.assert_array_equal(s[3][K.KEY], key)
+    np.testing.assert_array_equal(s[2][K.STATE], state)
+
+
+def test_opening_a_frontier_from_an_empty_pool_takes_no_block_and_the_next_run_raises():
+    """``_pool_take`` trusts its caller to take only from a non-empty pool, and every caller
+    checks first. Planted mistake: a frontier is opened with the pool's count at zero (the heap
+    still holds the blocks a correct count would give out, as a stale heap does). No block is
+    taken (the heap, keys, states and count stay as they were; before the guard the count went
+    to -1 and a stale heap entry became the frontier), the stream stays without a frontier,
+    and the FTL's next run raises, naming the empty pool, instead of writing into that block."""
+    g = Geometry(blocks_per_plane=16, pages_per_block=8, op=0.5)
+    ftl = Ftl(g, seed=1)
+    s = ftl._s
+    s[5][K.FREE_BLOCKS] = 0
+    before = _pool_state(s)
+    K._open(s, 0)
+    assert s[5][K.FRONT] == -1
+    _assert_pool_unchanged(s, before)
+    assert s[5][K.READ_ONLY] == K.RO_POOL_EMPTY
+    for call in (lambda: ftl.write([0]), lambda: ftl.read([0]), lambda: ftl.run([0], [0])):
+        with pytest.raises(RuntimeError, match="empty free-block pool"):
+            call()
+
+
+def test_a_relocation_that_skips_its_room_check_stops_at_the_empty_pool():
+    """Planted mistake: a GC relocation called without :func:`_can_relocate` on a victim of 8
+    valid pages while the pool is empty and no frontier has room. It stops before its first
+    copy: every LBA still maps to the victim, the pool is untouched, and the FTL raises. (Before
+    the guard the copies went into a stale heap entry, the count went to -1, data was lost.)"""
+    g = Geometry(blocks_per_plane=16, pages_per_block=8, op=0.5)
+    ftl = Ftl(g, seed=1)
+    s = ftl._s
+    ftl.write(np.arange(5 * 8))  # five full blocks, no frontier left open
+    assert s[5][K.FRONT] == -1 and s[2][K.VALID, 0] == 8
+    s[5][K.FREE_BLOCKS] = 0
+    l2p = s[1].copy()
+    heap, _, key, free = _pool_state(s)
+    K._relocate(s, 0, K.GC_COPIES)
+    np.testing.assert_array_equal(s[1], l2p)
+    np.testing.assert_array_equal(s[2][K.HEAP], heap)
+    np.testing.assert_array_equal(s[3][K.KEY], key)
+    assert int(s[5][K.FREE_BLOCKS]) == free == 0 and s[5][K.GC_COPIES] == 0
+    with pytest.raises(RuntimeError, match="empty free-block pool"):
+        ftl.read([0])
+
+
+def test_taking_more_slc_blocks_than_the_pool_holds_stops_at_the_last_one():
+    """Planted mistake: ``take_slc_blocks`` asked for one block more than the pool holds (its
+    caller is to check). It takes every block once, leaves the last slot of ``out`` untouched,
+    counts only the blocks it took, and the FTL raises on its next run."""
+    g = Geometry(blocks_per_plane=16, pages_per_block=8, op=0.5)
+    ftl = Ftl(g, seed=1)
+    s = ftl._s
+    nb = g.blocks
+    out = np.full(nb + 1, -7, np.int64)
+    K.take_slc_blocks(s, out)
+    assert sorted(out[:nb]) == list(range(nb)) and out[nb] == -7
+    assert s[5][K.FREE_BLOCKS] == 0 and s[5][K.SLC_BLOCKS] == nb
+    assert (s[2][K.STATE] == K.B_SLC).all()
+    with pytest.raises(RuntimeError, match="empty free-block pool"):
+        ftl.trim([0])

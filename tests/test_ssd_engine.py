@@ -269,3 +269,34 @@ def test_members_whose_ftl_states_together_exceed_memory_are_refused_before_buil
                                          r"needs about [\d.]+ GiB of memory"):
         run_members([big] * 4096, np.zeros(1, np.int8), np.zeros(1, np.int64), np.ones(1, np.int64),
                     np.zeros(1, np.int64))
+
+
+@pytest.mark.parametrize("policy", ["fifo", "greedy"])
+def test_a_gc_copy_into_an_empty_pool_stops_the_run_naming_the_member(policy):
+    """The engine opens a GC frontier only after ``_can_relocate`` has found the free pool holds
+    a block for it. Planted mistake: a used drive's pool count reads zero and every closed
+    superblock's valid count reads zero, so the room check passes a victim whose pages are
+    still mapped, and its first copy needs a block from the empty pool. The FTL refuses it
+    (``_pool_take``) and the run stops with an error naming the empty pool and the member;
+    before the guard a stale heap entry became the GC frontier and the run went on."""
+    from flashlab.ftl import _kernels as FK
+    from flashlab.ssd.engine import Engine
+
+    cfg = SsdConfig(geometry=ssd_geometry(2**22, 0.25, channels=1, dies_per_channel=1, planes_per_die=2,
+                                          pages_per_block=8), policy=policy)
+    n = 4
+    e = Engine([cfg], np.zeros(n, np.int8), np.arange(n), np.ones(n, np.int64), np.zeros(n, np.int64), None, 4,
+               [4], [-1], [], 1, 0, precondition_fills=1.0)
+    f = e.ftls
+    s = (f.pages.reshape(2, -1), f.l2p, f.blk.reshape(FK.N_BLK, -1), f.blk64.reshape(2, -1),
+         f.lists.reshape(2, -1), f.ctr[0], f.prm[0], f.rng[0])
+    pages, blk, ctr = s[0], s[2], s[5]
+    ppb = int(s[6][FK.P_PPB])
+    victim = FK._pick_victim(s)  # the victim GC will take: it holds live pages
+    assert victim >= 0 and (pages[FK.P2L, victim * ppb:(victim + 1) * ppb] >= 0).any()
+    blk[FK.VALID, blk[FK.STATE] == FK.B_CLOSED] = 0  # the room check now passes every victim
+    ctr[FK.FREE_BLOCKS] = 0  # the pool reads empty (its heap still holds the blocks: stale)
+    ctr[FK.FRONT] = ctr[FK.FRONT + FK.GC_STREAM] = -1  # no frontier has room: writes stall, GC must open one
+    e.run(False)
+    assert "empty free-block pool" in e.error() and "(member 0)" in e.error()
+    assert ctr[FK.FREE_BLOCKS] == 0  # nothing was taken

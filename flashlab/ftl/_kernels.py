@@ -70,8 +70,9 @@ FULL_BLOCKS, VICTIM_WAITS = FRONT + N_STREAMS + 3, FRONT + N_STREAMS + 4
 SLC_BLOCKS = FRONT + N_STREAMS + 5
 NCTR = FRONT + N_STREAMS + 6
 
-# read-only reasons
-RO_NONE, RO_WORN_OUT, RO_NO_SPACE = 0, 1, 2
+# read-only reasons (RO_POOL_EMPTY: a caller took a block from the empty free pool, a bug
+# :func:`_pool_take` refused; the state is no longer trusted and the Python wrapper raises)
+RO_NONE, RO_WORN_OUT, RO_NO_SPACE, RO_POOL_EMPTY = 0, 1, 2, 3
 
 # prm
 # P_N_HANDLES placement handles (1: none); handle h >= 1 holds LBAs from P_HANDLE_START + h up to
@@ -168,8 +169,14 @@ def _pool_push(s, b):
 
 @_kernel
 def _pool_take(s, i):
-    """Remove and return the free block at heap position i."""
+    """Remove and return the free block at heap position i; -1 (nothing taken, the device
+    read-only with RO_POOL_EMPTY) if the pool holds no such position. Every caller checks the
+    pool first: this one branch turns a future caller's mistake into a reported error instead
+    of a stale heap entry given out twice and a count below zero."""
     blk, blk64, ctr = s[2], s[3], s[5]
+    if i >= ctr[FREE_BLOCKS]:
+        ctr[READ_ONLY] = RO_POOL_EMPTY
+        return -1
     heap = blk[HEAP]
     taken = heap[i]
     n = ctr[FREE_BLOCKS] - 1
@@ -222,7 +229,11 @@ def _room(s, stream):
 
 @_kernel
 def _open(s, stream):
+    """Open a free block as the stream's frontier; with the pool empty (a caller's mistake:
+    :func:`_pool_take`) the stream keeps no frontier, which its caller checks."""
     b = _pool_take_for(s, stream)
+    if b < 0:
+        return
     s[2][STATE, b] = B_OPEN
     s[5][FRONT + stream] = b
 
@@ -323,9 +334,11 @@ def take_slc_blocks(s, out):
     once on a fresh state, before any write; the caller checked the pool holds them."""
     for k in range(out.size):
         b = _pool_take(s, 0)
+        if b < 0:  # more than the pool holds (RO_POOL_EMPTY)
+            return
         s[2][STATE, b] = B_SLC
         out[k] = b
-    s[5][SLC_BLOCKS] += out.size
+        s[5][SLC_BLOCKS] += 1
 
 
 @_inline_kernel
@@ -451,6 +464,8 @@ def _relocate(s, b, cause):
             stream = _gc_stream(s, lba)
             if _room(s, stream) == 0:
                 _open(s, stream)
+                if ctr[FRONT + stream] < 0:  # the pool was empty (RO_POOL_EMPTY): stop here
+                    return
             _program(s, stream, lba, pages[STAMP, base + i])
             ctr[cause] += 1
     ctr[LAST_VICTIM] = b

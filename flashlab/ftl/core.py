@@ -40,6 +40,7 @@ _READ_ONLY_REASONS = {
     K.RO_WORN_OUT: "too few good blocks left (retired at the endurance limit) to hold every LBA "
     "plus the garbage-collection reserve",
     K.RO_NO_SPACE: "no free block left for garbage collection",
+    K.RO_POOL_EMPTY: "a block was taken from the empty free-block pool (a bug in the FTL's caller)",
 }
 
 # Page and block states reported by snapshots.
@@ -354,14 +355,31 @@ class Ftl:
                 and out.shape[0] in (0, ops.size) and out.flags.writeable):
             raise ValueError(f"out must be a writeable 1-D int32 array of length 0 or {ops.size} (one per op); "
                              f"got {_shape_of(out)}")
-        return K.run_ops(self._s, ops, lbas, out, series, sample_every, write_limit)
+        return self._run_ops(ops, lbas, out, series, sample_every, write_limit)
+
+    def _run_ops(self, *args) -> int:
+        """:func:`flashlab.ftl._kernels.run_ops` on this state, which must be sound before and
+        after (:meth:`_check_pool`)."""
+        self._check_pool()
+        done = K.run_ops(self._s, *args)
+        self._check_pool()
+        return done
+
+    def _check_pool(self) -> None:
+        """Raise RuntimeError if a kernel was asked for a block from the empty free-block pool
+        (:func:`flashlab.ftl._kernels._pool_take` refused it; a bug of the caller, never of the
+        host's input): the state is no longer trusted."""
+        if self._s[5][K.READ_ONLY] == K.RO_POOL_EMPTY:
+            raise RuntimeError("FTL state error: a block was taken from the empty free-block pool (free_blocks = "
+                               f"{int(self._s[5][K.FREE_BLOCKS])}); a kernel's caller skipped its check, and the "
+                               "state is no longer valid")
 
     def _same_op(self, op: int, lbas: np.ndarray, out=None) -> int:
         """Apply one op code to LBAs already checked by :meth:`_lbas` (no second validation pass)."""
         if out is None:
             out = np.zeros(0, dtype=np.int32)
         ops = np.full(lbas.size, op, dtype=np.int8)
-        return K.run_ops(self._s, ops, lbas, out, np.zeros((0, K.NSERIES), dtype=np.int64), 0, 2**62)
+        return self._run_ops(ops, lbas, out, np.zeros((0, K.NSERIES), dtype=np.int64), 0, 2**62)
 
     def write(self, lbas) -> None:
         """Write each LBA (one page each) in order; raise ReadOnlyError if a write is refused."""

@@ -282,8 +282,9 @@ W_READ, W_WRITE, W_FRONT = _codes(0, 1, 2)
 GC_OFF, GC_FG, GC_BG = _codes(0, 1, 2)
 SCHED_FIFO, SCHED_READ = _codes(0, 1)
 FG_WAIT, FG_THROTTLE = _codes(0, 1)
-# errors
-ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP, ERR_STALL = _codes(*range(5))
+# errors (ERR_POOL: a frontier was to open from an empty free-block pool, which the FTL
+# refused, flashlab.ftl._kernels._pool_take: the room checks before it failed, an engine bug)
+ERR_NONE, ERR_QUEUE, ERR_NO_SPACE, ERR_HEAP, ERR_STALL, ERR_POOL = _codes(*range(6))
 # series columns
 (SR_TIME, SR_DONE, SR_HWRITES, SR_HPROG, SR_HREADP, SR_GCOPIES, SR_ERASES, SR_FREE, SR_FGTIME,
  SR_QUEUED, SR_FOLD, SR_MAP) = _codes(*range(12))
@@ -1048,12 +1049,15 @@ def _slc_slot(ftls, dev, slc, ptype, d):
 def _map_host_write(ftls, dev, slc, programs, ptype, d, lba):
     """Map one host page write of device d (as flashlab.ftl's _host_write, without its
     synchronous GC) into its SLC cache while that has room, else to the host frontier; returns
-    the physical page. The caller has checked there is room."""
+    the physical page. The caller has checked there is room (-1, nothing mapped, if the free
+    pool had no block for a new frontier after all: the caller reports ERR_POOL)."""
     s = _ftl(ftls, d)
     l2p, blk, ctr = s[1], s[2], s[5]
     cached = _slc_room(slc, d)
     if not cached and F._room(s, HOST_STREAM) == 0:
         F._open(s, HOST_STREAM)
+        if ctr[F.FRONT] < 0:
+            return NO_REF
     old = l2p[lba]
     if old >= 0:
         F._invalidate(s, old)
@@ -1140,6 +1144,9 @@ def _relocate(e, d, v, n):
         if lba >= 0:
             if F._room(s, GC_STREAM) == 0:
                 F._open(s, GC_STREAM)
+                if ctr[F.FRONT + GC_STREAM] < 0:  # the pool was empty after all
+                    _fail(e.devices, e.loop, d, ERR_POOL)
+                    return
             F._queue_program(s, GC_STREAM)
             f = ctr[F.FRONT + GC_STREAM]
             dst = f * ppb + blk[F.WP, f]
@@ -1994,6 +2001,9 @@ def _dispatch(e, d):
         lba = req.lba[i]
         for p in range(first, first + now):
             ppn = _map_host_write(e.ftls, dev, e.slc, e.units.programs, e.ptype, d, lba + p)
+            if ppn < 0:  # the pool was empty after all
+                _fail(dev, e.loop, d, ERR_POOL)
+                return
             if cache.on[d] != 0:
                 # set on every mapping, cleared for a write through (not in the cache): no flag
                 # is left over from the slot's last use

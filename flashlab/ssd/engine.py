@@ -182,6 +182,7 @@ def _fresh_state(config, seed: int) -> Ftl:
     ftl = Ftl(config.ftl_geometry, config.ftl_config, seed)
     if config.slc is not None:
         FK.take_slc_blocks(ftl._s, np.zeros(config.slc.blocks_per_plane, np.int64))
+        ftl._check_pool()
     return ftl
 
 
@@ -871,4 +872,6 @@ ERRORS = {K.ERR_NONE: "", K.ERR_QUEUE: "an operation queue overflowed",
           K.ERR_NO_SPACE: "no free block left for garbage collection",
           K.ERR_HEAP: "the event heap's bound failed (an engine bug)",
           K.ERR_STALL: ("the loop made no progress: no host I/O completed in a long run of events, or the events "
-                       "ran out while requests still waited (a model defect)")}
+                       "ran out while requests still waited (a model defect)"),
+          K.ERR_POOL: ("a write frontier was to open from the empty free-block pool (the FTL refused it: an engine "
+                       "bug, its room checks failed)")}

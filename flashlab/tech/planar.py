@@ -226,7 +226,11 @@ def state_spacing_units(bits: int) -> float:
     return PROGRAMMED_SPAN_UNITS / (6 if b == 3 else 2**b - 1)
 
 
-_MAX_ELECTRONS = 5 * 10**8  # electrons one call may simulate: about 5 s at 10 ns each
+# Electrons one call may simulate. Measured at the bounds on the project's 2-core machine: 16 ns
+# per electron for large pulses, 27 ns for pulses of a few electrons (a cell's own cost counts as
+# one), so a call at the bound takes 5-14 s (electron_counts(4, 10**8) 13.8 s, (1e5, 4999) 7.7 s;
+# verify_overshoot(1000, 47424) 7.2 s, (1, 5988023) 13.6 s)
+_MAX_ELECTRONS = 5 * 10**8
 
 
 def _check_work(cells_name: str, cells: int, per_name: str, per_value: float, per_cell: float) -> None:
@@ -234,7 +238,7 @@ def _check_work(cells_name: str, cells: int, per_name: str, per_value: float, pe
     if cells * per_cell > _MAX_ELECTRONS:
         most = max(1, int(_MAX_ELECTRONS // per_cell))
         raise ValueError(f"{cells_name} must be at most {most} for {per_name}={per_value:g} (about {per_cell:.0f} "
-                         f"electrons each, at most {_MAX_ELECTRONS:.0e} per call: a few seconds); got {cells}")
+                         f"electrons each, at most {_MAX_ELECTRONS:.0e} per call: up to about 15 s); got {cells}")
 
 
 def electron_counts(mean_electrons: float, n_cells: int, seed: int, capacity: int = 0) -> np.ndarray:
@@ -245,8 +249,8 @@ def electron_counts(mean_electrons: float, n_cells: int, seed: int, capacity: in
     ``capacity = M > mean_electrons``: self-limiting injection (each electron lowers the rate, as
     the charging gate lowers the tunnelling field): binomial counts with the same mean and Fano
     factor ``1 - mean/M``, sub-Poissonian for large packets (Monzio Compagnoni et al. 2008).
-    Deterministic for a given ``seed``; about 10 ns per electron, so the run is bounded:
-    ``n_cells x (mean_electrons + 1)`` at most 5 x 10^8 (a few seconds).
+    Deterministic for a given ``seed``; about 16-27 ns per electron, so the run is bounded:
+    ``n_cells x (mean_electrons + 1)`` at most 5 x 10^8 (up to about 15 s).
     """
     n_mean = check_real("mean_electrons", mean_electrons, 0.0, 1e5)
     n = check_int("n_cells", n_cells, 1, 10**8)
@@ -279,7 +283,7 @@ def verify_overshoot(step_electrons: float, n_cells: int, seed: int) -> np.ndarr
     ``step_electrons`` in (0.01, 1000); deterministic for a given ``seed``. The run is bounded
     like :func:`electron_counts`: each cell climbs about ``10·step + 10`` electrons in about
     ``10 + 10/step`` pulses (a pulse over the cells still climbing costs about as much as three
-    electrons), and ``n_cells`` times that is at most 5 x 10^8.
+    electrons), and ``n_cells`` times that is at most 5 x 10^8 (up to about 15 s).
     """
     n = check_real("step_electrons", step_electrons, 0.01, 1000.0)
     cells = check_int("n_cells", n_cells, 1, 10**7)
