@@ -29,7 +29,7 @@ SEEDS = range(25)
 
 def test_same_seed_same_problem_and_seeds_differ():
     for topic in ("ispp", "shrink", "wrap", "nand3d", "string", "ftl", "gc", "readpoints", "ecc", "softread", "sweep",
-                  "capacity", "reduction", "rebuild", "logsync"):
+                  "capacity", "reduction", "rebuild", "logsync", "pacing"):
         a, b = quiz.make(topic, 7), quiz.make(topic, 7)
         assert a.text == b.text and a.solution() == b.solution()
         assert len({quiz.make(topic, s).text for s in range(8)}) >= 4, topic
@@ -608,3 +608,24 @@ def test_placement_same_seed_same_problem():
     a, b = quiz.make("placement", 7), quiz.make("placement", 7)
     assert a.text == b.text and a.solution() == b.solution()
     assert len({quiz.make("placement", s).text for s in range(8)}) >= 4
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_pacing_worked_by_hand(seed):
+    """A job's length and pages freed, PASTA's share and half a job's mean wait when stopped, and
+    the copies behind each write when paced, from the problem's own numbers (exact fractions)."""
+    from fractions import Fraction
+
+    a = quiz.make("pacing", seed).answer
+    v, ppb = a["valid"], a["pages_per_block"]
+    assert 0 < v < ppb and a["freed"] == ppb - v
+    job = v * Fraction(a["copy_us"]) + Fraction(a["erase_us"])
+    assert a["job_us"] == pytest.approx(float(job), rel=1e-15)
+    assert a["wait_share"] == a["fg_share"] and a["mean_wait_us"] == pytest.approx(float(job / 2), rel=1e-15)
+    assert a["writes_per_copy"] == pytest.approx(float(Fraction(ppb - v, v)), rel=1e-15)
+    # over one job the earned writes are the pages it frees
+    assert a["writes_per_copy"] * v == pytest.approx(ppb - v, rel=1e-12)
+    assert a["paced_wait_us"] == pytest.approx(float(Fraction(v, ppb - v) * Fraction(a["copy_us"])), rel=1e-15)
+    assert a["paced_wait_us"] < a["mean_wait_us"]  # pacing spreads the job
+    text = " ".join(quiz.make("pacing", seed).solution().split())
+    assert f"{a['job_us'] / 1e3:,.2f} ms" in text and f"{a['paced_wait_us'] / 1e3:,.2f} ms" in text

@@ -23,7 +23,8 @@ write amplification), ``gc`` (the victim each policy picks and the copies it cos
 moves), ``ecc`` (can a BCH code meet a UBER target at a raw bit error rate), ``softread`` (a hard
 read's capacity limit for a code's rate, and the mean latency of hard-first, soft-on-failure
 reads), ``cliff`` (Little's
-law on a simulated drive), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
+law on a simulated drive), ``pacing`` (what a write waits for when the collector stops the host,
+and when it paces it), ``sweep`` (a grid's size and run time, and its WA against Agarwal &
 Marrow's model, run with :mod:`flashlab.sweep`; needs the ``sweep`` extra), ``capacity`` (raw,
 usable and effective capacity of an array), ``reduction`` (what remains of an array's usable
 capacity under always-on data reduction, and what its effective figure promises), ``rebuild``

@@ -948,6 +948,57 @@ def _trim(rng: np.random.Generator, seed: int) -> Problem:
     return Problem("trim", seed, text, answer, working)
 
 
+# ----------------------------------------------------------------------------------- pacing
+#: The ``pacing`` topic's draws: pages per block, the victim's valid share, a copy's and an
+#: erase's time on the plane (us), and the share of time the drive spends in foreground GC.
+PACING_PPB = (64, 128, 256)
+PACING_VALID = (0.5, 0.6, 0.75, 0.8, 0.9)
+PACING_COPY_US = (400.0, 700.0, 1000.0, 2500.0)
+PACING_ERASE_US = (3000.0, 5000.0)
+PACING_FG = (0.1, 0.2, 0.3)
+
+
+def _pacing(rng: np.random.Generator, seed: int) -> Problem:
+    ppb = int(rng.choice(PACING_PPB))
+    valid = float(rng.choice(PACING_VALID))
+    t_copy, t_erase = float(rng.choice(PACING_COPY_US)), float(rng.choice(PACING_ERASE_US))
+    fg = float(rng.choice(PACING_FG))
+    v = round(valid * ppb)
+    freed = ppb - v
+    job_us = v * t_copy + t_erase
+    earned = freed / v
+    paced_us = (v / freed) * t_copy  # the copy time behind each admitted write
+    text = (
+        f"A drive's collector cleans one victim at a time on a plane: blocks of {ppb} pages, each victim "
+        f"holding {v} valid pages. A copy takes {t_copy:g} us of the plane and the erase {t_erase:g} us. "
+        f"Random writes arrive as a Poisson stream, and the drive spends {fg:.0%} of its time in foreground "
+        "GC.\n\n"
+        "(a) How long does one GC job take, and how many pages does it free?\n"
+        "(b) Stopped (the host waits while a job runs): what share of the writes wait for a job, and how "
+        "long do they wait on average?\n"
+        "(c) Paced (host writes admitted as each copy frees space): how many host writes does a copy earn, "
+        "and how much of the plane's time stands behind each write admitted during a job?"
+    )
+    working = (
+        f"(a) {v} copies x {t_copy:g} us + {t_erase:g} us = {job_us / 1e3:,.2f} ms, freeing {ppb} - {v} = "
+        f"{freed} pages.\n"
+        f"(b) Poisson arrivals see time averages (PASTA): {fg:.0%} of the writes arrive during a job and "
+        "wait for the rest of it. A job of fixed length met at a random time has half of it left on average: "
+        f"{job_us / 2e3:,.2f} ms. These waits make the write tail (the chapter's p99 under 'wait').\n"
+        f"(c) Each copy earns ({ppb} - {v}) / {v} = {earned:.3f} host writes, so over the job the host writes "
+        f"the {freed} pages the victim frees. Behind each admitted write stand {v} / {freed} = {v / freed:.3f} "
+        f"copies, {paced_us / 1e3:,.2f} ms of the plane. The job's time is spread over every write it "
+        f"admits, instead of falling on the {fg:.0%} that meet it stopped, {job_us / 2e3:,.2f} ms each on "
+        "average. Writes that arrive faster than the copies earn them still queue, which is what remains "
+        "of the tail (flashlab's SsdConfig(gc='foreground', foreground='throttle'); the chapter on the "
+        "write cliff measures both)."
+    )
+    answer = dict(pages_per_block=ppb, valid=v, copy_us=t_copy, erase_us=t_erase, fg_share=fg, job_us=job_us,
+                  freed=freed, wait_share=fg, mean_wait_us=job_us / 2, writes_per_copy=earned,
+                  paced_wait_us=paced_us)
+    return Problem("pacing", seed, text, answer, working)
+
+
 # ----------------------------------------------------------------------------------- zns
 #: The zoned drive of the ``zns`` topic: erase blocks and their pages, and the draws.
 ZNS_BLOCKS, ZNS_PPB = 4096, 8
@@ -1267,6 +1318,7 @@ TOPICS: dict[str, Callable[[np.random.Generator, int], Problem]] = {
     "ecc": _ecc,
     "softread": _softread,
     "cliff": _cliff,
+    "pacing": _pacing,
     "flush": _flush,
     "logsync": _logsync,
     "commit": _commit,
