@@ -48,6 +48,7 @@ RECORDS = {
     "tech.ShrinkReturns", "tech.ShrinkSweep", "db.MixResult", "db.RedoResult", "db.ScanResult", "db.TempResult", "db.OltpResult",
     "db.FlushResult", "ssd.SlcPlateaus",
     "array.ArrayCapacity", "array.CapacityStep", "array.DriveCapacity", "array.ArrayResult", "array.RebuildResult",
+    "array.ReducedWear",
     "quiz.Problem",
     "drives.Row", "drives.Validation", "drives.Endurance", "db.ColdCache", "db.KeepScan", "drives.Purchase",
     "drives.TierCosts",
@@ -878,6 +879,9 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
     add("array.drive_capacity", AR.drive_capacity,
         params({"packages": 18, "package_bytes": 32e9, "user_bytes": 400e9}), "array")
     add("array.in_units", AR.in_units, params({"n_bytes": 1e12, "unit": "TiB"}), "array")
+    add("array.reduced_wear", AR.reduced_wear,
+        params({"ratio": 2.0, "stored": 0.5, "op": 0.07, "pages_per_block": 256},
+               stored=Param("real", 0.5, never=(2.5, 0.001, -1.0, float("nan"), "0.5"))), "array")
     cap = AR.array_capacity(10, 1.25e12, raid=6, data_reduction=6.0)
     add("array.ArrayCapacity.step", cap.step, params({"name": "usable"}), "array")
     add("array.ArrayCapacity.table", cap.table, params({"unit": "TB"}), "array")
@@ -922,6 +926,7 @@ def targets() -> dict[str, Target]:  # noqa: PLR0915 (one registry)
         {"n": Param("int", 5, cap=1000), "op": aop}, "array")
     add("array.ArrayResult.gc_busy", method(arr, "gc_busy"), {"n": Param("int", 5, cap=1000)}, "array")
     add("array.ArrayResult.gc_share", method(arr, "gc_share"), {}, "array")
+    add("array.ArrayResult.gc_overlap", method(arr, "gc_overlap"), {}, "array")
     lay6 = AR.Layout(raid=6, drives=5, stripe_unit=4096, page_size=4096, member_pages=8)
     add("array.Layout.tolerates", lay6.tolerates, {"failed": Param("anything", (1, 3), never=((0, 1, 2), (5,), (1, 1),
                                                                                            "x", (0.5,)))}, "array")
