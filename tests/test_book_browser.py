@@ -84,13 +84,19 @@ def _open(browser, book_html: Path, page_path: Path, mode: str = "light"):
 
     page.route("**/*", guard)
     page.goto(page_path.resolve().as_uri(), wait_until="load")
-    # Settled: MathJax has typeset the page and, on an explorable's page, every figure is drawn
-    # and labelled (a fixed 300 ms before, and 600-1,000 ms more in the checks).
+    return page, errors, outside
+
+
+def settle(page) -> list[str]:
+    """Wait until the page opened by :func:`_open` is settled: MathJax has typeset it and, on an
+    explorable's page, every figure is drawn and labelled (see wait_for_figures; up to 30 s).
+    The checks read the page after this (it replaced a fixed 300 ms, and 600-1,000 ms more in
+    the checks). Returns the problem if the page does not settle."""
     page.evaluate("async () => { if (window.MathJax && MathJax.startup && MathJax.startup.promise) "
                   "await MathJax.startup.promise; }")
     if page.locator(".flashlab-explorable").count():
         wait_for_figures(page)
-    return page, errors, outside
+    return []
 
 
 def _wide_boxes(page) -> list[str]:

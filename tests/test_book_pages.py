@@ -41,6 +41,7 @@ from test_book_browser import (
     check_every_figure_shows_its_tools_beside_its_title,
     check_figures_follow_dark_mode_and_back,
     check_loads_cleanly,
+    settle,
     wait_for_dark_figures,
 )
 
@@ -97,6 +98,7 @@ def _visit(browser, site: Path, path: Path, edition: str, mode: str, explorable:
         return problems
 
     try:
+        run("settles (MathJax typeset; figures drawn and labelled)", settle, page)
         light_chapter = (edition, mode) == ("instructor", "light") and path.parent.name == "chapters"
         run("loads cleanly and offline", check_loads_cleanly, page, errors, outside, path, mode, light_chapter)
         if explorable and mode == "dark":
