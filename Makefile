@@ -68,19 +68,17 @@ $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
-# `make test`: the plain kernels compiled once, up front, then every stage as one graph, each
-# stage started as soon as what it reads is built (make -j with no limit: a job slot held by
-# another stage once kept the browser checks waiting 5 minutes after the student edition was
-# built). CI has 2 cores: the book chain (instructor build, student build, browser checks) is the
-# longest path, so it runs at normal priority and the other stages (engine, bounds-checked
-# kernels and tests, clean environment, nbval) niced, on the core it leaves and in its gaps.
-# nbval starts once the instructor build is done, beside the student build. --output-sync prints
-# each stage's output whole when it ends; every stage's log starts and ends with its wall-clock
-# time.
+# `make test`: the plain kernels compiled once, up front, then every stage as one graph that
+# make runs three at a time (CI has 2 cores), each stage as soon as what it reads is built: the
+# book chain (instructor build, student build, browser checks) is the longest path, so it runs at
+# normal priority and the other stages (engine, bounds-checked kernels and tests, clean
+# environment, nbval) niced, on the core it leaves and in its gaps. nbval starts once the
+# instructor build is done, beside the student build. --output-sync prints each stage's output
+# whole when it ends; every stage's log starts and ends with its wall-clock time.
 test: $(STAMP) $(CHROMIUM)
 	$(BEGIN)
 	$(MAKE) kernels-plain
-	$(MAKE) -j --output-sync=target IN_MAKE_TEST=1 test-stages
+	$(MAKE) -j3 --output-sync=target IN_MAKE_TEST=1 test-stages
 	$(END)
 
 # In `make test` only: what each stage reads is built first, and all but the book chain niced.
