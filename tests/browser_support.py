@@ -64,3 +64,66 @@ def nudge_slider(page, handle, changed) -> bool:
         page.keyboard.press(back)
         return changed(page, before)
     return False
+
+
+# An explorable page is ready once every figure is embedded and drawn and the book's own script
+# (book/_static/flashlab-a11y.js, on a 250 ms timer) has named every slider handle and given every
+# control its focus style: what the browser tests slept 600-1,000 ms for, read off the page.
+FIGURES_READY_JS = """
+() => {
+  if (!window.Bokeh) return false;
+  const groups = document.querySelectorAll('.flashlab-explorable').length;
+  if (Bokeh.documents.length < groups || !Bokeh.documents.every(d => d.is_idle)) return false;
+  const views = [];
+  const visit = (v) => { views.push(v); for (const c of (v.children ? v.children() : [])) visit(c); };
+  for (const root of Bokeh.index) visit(root);
+  for (const v of views) {
+    const root = v.shadow_el;
+    if (root == null || root.querySelector('.noUi-handle, .bk-btn, .bk-input') == null) continue;
+    if (![...root.querySelectorAll('style')].some(s => s.textContent.includes('focus-visible'))) return false;
+    const handle = root.querySelector('.noUi-handle');
+    if (handle != null && !handle.hasAttribute('aria-label')) return false;
+  }
+  return views.length > 0;
+}
+"""
+
+
+def wait_for_figures(page, timeout_ms: float = 30_000) -> None:
+    """Wait until the page's explorables are drawn and labelled (FIGURES_READY_JS), polling
+    every animation frame: no fixed sleep."""
+    page.wait_for_function(FIGURES_READY_JS, timeout=timeout_ms, polling="raf")
+
+
+def press_notch(page, handle, key: str, timeout_ms: float = 5_000) -> None:
+    """Press ``key`` on a focused noUiSlider ``handle`` and wait until the slider has taken the
+    notch (its ``aria-valuenow`` moved). noUiSlider fires its events, and BokehJS its slider's
+    CustomJS, inside the key's own event handler: once the notch is taken, whatever it changes
+    has changed; nothing is left to sleep for, and a notch that rightly changes nothing costs
+    no wait."""
+    element = handle.element_handle()
+    was = element.get_attribute("aria-valuenow")
+    page.keyboard.press(key)
+    page.wait_for_function("([h, was]) => h.getAttribute('aria-valuenow') !== was", arg=[element, was],
+                           timeout=timeout_ms, polling="raf")
+
+
+def nudge_static_slider(page, handle, state_js: str) -> list[bool]:
+    """Move a static explorable's slider ``handle`` one notch; for each reading of
+    ``state_js`` (a JS function returning a list, e.g. [plotted data, descriptions]) say whether
+    it changed. As :func:`nudge_slider`, a reading the first notch leaves unchanged is judged
+    again one notch the other way (a control may rightly change nothing at some setting): False
+    only if neither neighbour of the setting changes it."""
+    handle.scroll_into_view_if_needed()
+    before = page.evaluate(state_js)
+    now = float(handle.get_attribute("aria-valuenow"))
+    low, top = float(handle.get_attribute("aria-valuemin")), float(handle.get_attribute("aria-valuemax"))
+    first, back = ("ArrowLeft", "ArrowRight") if now >= top else ("ArrowRight", "ArrowLeft")
+    handle.focus()
+    press_notch(page, handle, first)
+    changed = [a != b for a, b in zip(page.evaluate(state_js), before)]
+    if not all(changed) and first == "ArrowRight" and now > low:  # the other neighbour exists: try it
+        press_notch(page, handle, back)
+        press_notch(page, handle, back)
+        changed = [c or a != b for c, a, b in zip(changed, page.evaluate(state_js), before)]
+    return changed

@@ -41,3 +41,9 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def pytest_collection_modifyitems(items):
+    """Tests marked ``longest`` run first: pytest-xdist hands tests out in collection order, and
+    one of minutes handed out last leaves the other worker idle at the end of the stage."""
+    items.sort(key=lambda item: item.get_closest_marker("longest") is None)

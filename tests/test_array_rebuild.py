@@ -198,6 +198,7 @@ class RebuildingArray(RuleBasedStateMachine):
 RebuildingArray.TestCase.settings = settings(max_examples=50, stateful_step_count=25, deadline=None,
                                              suppress_health_check=[HealthCheck.too_slow])
 TestRebuildingArray = RebuildingArray.TestCase
+TestRebuildingArray.pytestmark = [pytest.mark.longest]  # a minute or more: handed out first
 
 
 def _half_rebuilt(raid: int = 5):

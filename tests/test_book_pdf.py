@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.book
 
 
+@pytest.mark.longest  # printing the book's 500 pages takes minutes: handed out first
 def test_print_edition_has_every_page_an_outline_and_no_controls(browser, book_html, tmp_path):
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c

@@ -45,6 +45,7 @@ def test_bad_input_exits_2_with_one_line():
 
 
 @pytest.mark.slow
+@pytest.mark.longest
 def test_readme_run_reaches_the_steady_state(capsys):
     """The README's `flashlab cliff` (1 GiB, op 0.07, qd 32) goes on past 4 drive writes until the
     PTS criteria hold, and says so (about 15 s on one core)."""

@@ -85,6 +85,7 @@ def test_same_seed_same_result_other_seed_other_result():
     assert a != measure(drive, "steady_write_iops", seed=4, **kw)
 
 
+@pytest.mark.longest  # steady_write_iops: over a minute
 @pytest.mark.parametrize("metric", ["random_read_iops", "random_write_iops", "steady_write_iops", "seq_write_mb_s"])
 def test_results_are_scale_free_from_the_validation_block_count(metric):
     """Fresh-drive rates do not depend on the block count at all; the steady state does only

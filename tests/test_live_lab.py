@@ -12,6 +12,7 @@ them; here they would only cost time.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import jupytext
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_support import DATA_FINGERPRINT_JS, nudge_slider
 
@@ -107,7 +109,7 @@ def lab(tmp_path_factory):
         [str(BIN / "jupyter"), "lab", "--no-browser", "--allow-root", f"--port={port}",
          "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
          "--LabApp.extension_manager=readonly", f"--LabApp.user_settings_dir={root / 'settings'}",
-         f"--LabApp.workspaces_dir={root / 'workspaces'}"],
+         f"--LabApp.workspaces_dir={root / 'workspaces'}", "--LabApp.expose_app_in_browser=True"],
         stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy(),
     )
     base = f"http://127.0.0.1:{port}"
@@ -136,33 +138,69 @@ def _run_all(page) -> None:
         """() => [...document.querySelectorAll('.jp-OutputArea-output')].some(e => e.innerText.includes('Traceback'))
                  || (document.querySelectorAll('.widget-slider').length > 0 &&
                      ![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*')))""",
-        timeout=180_000, polling=500,
+        timeout=180_000, polling=200,
     )
 
 
 def _wait_for_kernel(page) -> None:
     """The kernel starts, possibly after a "Select Kernel" dialog (accept the notebook's python3)."""
-    for _ in range(240):
+    for _ in range(600):
         if page.locator(".jp-Dialog").count():
             page.locator(".jp-Dialog button.jp-mod-accept").click()
         elif any("Idle" in t for t in page.locator(".jp-StatusBar-Widget").all_inner_texts()):
             return
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(200)
     pytest.fail("the notebook's kernel did not become idle")
 
 
+# Watches the kernel's requests from this page (JupyterLab exposes its application as
+# window.jupyterapp, --LabApp.expose_app_in_browser): a request is answered when the kernel
+# reports idle with it as parent, i.e. when it has run whatever the request started (a widget's
+# new value: the dashboard's recompute, whose figure update the kernel sent before). Each key
+# pressed (seen first, in the capture phase) marks how many requests had been sent before it.
+KERNEL_WATCH_JS = """
+() => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  window.__pending = new Set();
+  window.__sent = 0;
+  window.__sentBeforeKey = 0;
+  window.addEventListener('keydown', () => { window.__sentBeforeKey = window.__sent; }, true);
+  kernel.anyMessage.connect((_, args) => {
+    const msg = args.msg;
+    if (args.direction === 'send' && msg.channel === 'shell') { window.__pending.add(msg.header.msg_id); window.__sent++; }
+    else if (args.direction === 'recv' && msg.header.msg_type === 'status' && msg.content.execution_state === 'idle')
+      window.__pending.delete(msg.parent_header.msg_id);
+  });
+}
+"""
+# The plotted data differ from `before`, or the last key's requests are all answered.
+SETTLED_JS = f"""
+(before) => ({DATA_FINGERPRINT_JS})() !== before
+            || (window.__sent > window.__sentBeforeKey && window.__pending.size === 0)
+"""
+
+
 def _changes_data(page, before: str) -> bool:
-    """Whether the kernel's recompute changes the plotted data within 20 s."""
+    """Whether the notch just pressed changes the plotted data: True as soon as the data differ;
+    False once the kernel has answered every request since the last key (its recompute is done)
+    and the figure still shows the same data 2 s later (the update reaches BokehJS through
+    ipywidgets' message queue, in a few ms), or after 60 s without an answer. A notch that
+    rightly changes nothing cost the whole 20 s limit before."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     try:
-        page.wait_for_function(f"() => ({DATA_FINGERPRINT_JS})() !== {before!r}", timeout=20_000, polling=200)
-        return True
-    except Exception:
+        page.wait_for_function(SETTLED_JS, arg=before, timeout=60_000, polling=100)
+        page.wait_for_function(f"(before) => ({DATA_FINGERPRINT_JS})() !== before", arg=before,
+                               timeout=2_000, polling=100)
+    except PlaywrightTimeout:
         return False
+    return True
 
 
 def _move_every_slider(page) -> list[int]:
     """Move each widget slider (see nudge_slider); return the indices whose moves changed no
     plotted data."""
+    page.evaluate(KERNEL_WATCH_JS)
     handles = page.locator(".widget-slider .noUi-handle")
     return [i for i in range(handles.count()) if not nudge_slider(page, handles.nth(i), _changes_data)]
 
@@ -182,7 +220,11 @@ def test_live_dashboards_recompute_on_every_slider(chapter, lab, browser):
         assert page.locator("text=Click to show javascript error").count() == 0, f"{chapter}: a widget failed"
         handles = page.locator(".widget-slider .noUi-handle")
         assert handles.count() > 0
-        page.wait_for_timeout(1000)
+        # The dashboards' script names the handles once the figure is ready (a 1 s sleep before).
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function("() => [...document.querySelectorAll('.widget-slider .noUi-handle')].every("
+                                   "h => h.getAttribute('aria-label') && h.getAttribute('aria-valuetext'))",
+                                   timeout=10_000, polling=100)
         unnamed = [i for i in range(handles.count()) if not handles.nth(i).get_attribute("aria-label")
                    or not handles.nth(i).get_attribute("aria-valuetext")]
         assert not unnamed, f"{chapter}: live sliders {unnamed} have no accessible name or value text"

@@ -25,6 +25,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 PRINT_WIDTH_PX = 680
 
 
+# Every explorable's Bokeh document embedded and idle (each root view has drawn itself).
+FIGURES_DRAWN_JS = """
+() => window.Bokeh != null && Bokeh.documents.length >= document.querySelectorAll('.flashlab-explorable').length
+      && Bokeh.documents.every(d => d.is_idle)
+"""
+
+
 def toc_pages(root: Path = ROOT) -> list[str]:
     """The book's pages (docnames, e.g. ``chapters/01-floating-gate-cells``) in reading order."""
     toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
@@ -70,8 +77,8 @@ def _print_with(browser, html: Path, out: Path) -> list[tuple[str, int]]:
         path = html / f"{doc}.html"
         page.goto(path.resolve().as_uri(), wait_until="load")
         if page.locator(".flashlab-explorable").count():
-            page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0", timeout=60_000)
-            page.wait_for_timeout(1500)  # every figure laid out at the print width, and drawn
+            # Every figure embedded, laid out at the print width and drawn (a fixed 1.5 s before).
+            page.wait_for_function(FIGURES_DRAWN_JS, timeout=60_000, polling="raf")
         title = page.locator("main h1").first.inner_text().replace("#", "").strip()
         pdf = page.pdf(format="A4", print_background=False, outline=False,
                        margin={"top": "15mm", "bottom": "15mm", "left": "15mm", "right": "15mm"})
