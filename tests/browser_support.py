@@ -44,26 +44,43 @@ TOOLBAR_FOLDS_JS = """
 """
 
 
-def nudge_slider(page, handle, changed) -> bool:
-    """Move a noUiSlider ``handle`` one notch and say whether the plotted data changed, as
-    ``changed(page, before_fingerprint)`` judges. A control may rightly change nothing at some
-    points (a controller cache that never fills at either setting), so when the first notch
-    changes nothing the slider goes back and one notch the other way: False only if neither
-    neighbour of its setting changes the figure."""
+def _nudge(handle, press, changed_since) -> list[bool]:
+    """Move a noUiSlider ``handle`` one notch with ``press(key)``, and say for each reading
+    ``changed_since()`` returns (a list of bools, against the caller's reading before) whether
+    it changed. A control may rightly change nothing at some points (a controller cache that
+    never fills at either setting), so a reading the first notch leaves unchanged is judged again
+    one notch the other way: False only if neither neighbour of the setting changes it."""
     handle.scroll_into_view_if_needed()
-    before = page.evaluate(DATA_FINGERPRINT_JS)
     now = float(handle.get_attribute("aria-valuenow"))
     low, top = float(handle.get_attribute("aria-valuemin")), float(handle.get_attribute("aria-valuemax"))
     first, back = ("ArrowLeft", "ArrowRight") if now >= top else ("ArrowRight", "ArrowLeft")
     handle.focus()
-    page.keyboard.press(first)
-    if changed(page, before):
-        return True
-    if first == "ArrowRight" and now > low:  # the other neighbour exists: try it
-        page.keyboard.press(back)
-        page.keyboard.press(back)
-        return changed(page, before)
-    return False
+    press(first)
+    changed = changed_since()
+    if not all(changed) and first == "ArrowRight" and now > low:  # the other neighbour exists: try it
+        press(back)
+        press(back)
+        changed = [c or d for c, d in zip(changed, changed_since())]
+    return changed
+
+
+def slider_handles(page) -> list:
+    """Every noUiSlider handle on the page, as (index, handle, its name, what it says):
+    ``aria-label`` and ``aria-valuetext`` as the page has them now."""
+    handles = page.locator(".noUi-handle")
+    out = []
+    for i in range(handles.count()):
+        h = handles.nth(i)
+        out.append((i, h, h.get_attribute("aria-label"), h.get_attribute("aria-valuetext")))
+    return out
+
+
+def nudge_slider(page, handle, changed) -> bool:
+    """Move a live widget's slider ``handle`` one notch (:func:`_nudge`) and say whether the
+    plotted data changed, as ``changed(page, before_fingerprint)`` judges (it waits for the
+    kernel's answer)."""
+    before = page.evaluate(DATA_FINGERPRINT_JS)
+    return _nudge(handle, page.keyboard.press, lambda: [changed(page, before)])[0]
 
 
 # An explorable page is ready once every figure is embedded and drawn and the book's own script
@@ -109,21 +126,9 @@ def press_notch(page, handle, key: str, timeout_ms: float = 5_000) -> None:
 
 
 def nudge_static_slider(page, handle, state_js: str) -> list[bool]:
-    """Move a static explorable's slider ``handle`` one notch; for each reading of
-    ``state_js`` (a JS function returning a list, e.g. [plotted data, descriptions]) say whether
-    it changed. As :func:`nudge_slider`, a reading the first notch leaves unchanged is judged
-    again one notch the other way (a control may rightly change nothing at some setting): False
-    only if neither neighbour of the setting changes it."""
-    handle.scroll_into_view_if_needed()
+    """Move a static explorable's slider ``handle`` one notch (:func:`_nudge`, each press
+    awaited by :func:`press_notch`); for each reading of ``state_js`` (a JS function returning a
+    list, e.g. [plotted data, descriptions]) say whether it changed."""
     before = page.evaluate(state_js)
-    now = float(handle.get_attribute("aria-valuenow"))
-    low, top = float(handle.get_attribute("aria-valuemin")), float(handle.get_attribute("aria-valuemax"))
-    first, back = ("ArrowLeft", "ArrowRight") if now >= top else ("ArrowRight", "ArrowLeft")
-    handle.focus()
-    press_notch(page, handle, first)
-    changed = [a != b for a, b in zip(page.evaluate(state_js), before)]
-    if not all(changed) and first == "ArrowRight" and now > low:  # the other neighbour exists: try it
-        press_notch(page, handle, back)
-        press_notch(page, handle, back)
-        changed = [c or a != b for c, a, b in zip(changed, page.evaluate(state_js), before)]
-    return changed
+    return _nudge(handle, lambda key: press_notch(page, handle, key),
+                  lambda: [a != b for a, b in zip(page.evaluate(state_js), before)])

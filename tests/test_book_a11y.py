@@ -21,6 +21,8 @@ import io
 
 import pytest
 
+from browser_support import slider_handles
+
 pytestmark = pytest.mark.book
 
 BLOCKING = ("serious", "critical")
@@ -75,12 +77,10 @@ def check_every_explorable_is_described_and_every_slider_labelled(page) -> list[
     for role, name, text, live in groups:
         if role != "group" or not name or not text or live != "polite":
             failures.append(f"explorable not described: {role=} {name=} {text=} {live=}")
-    handles = page.locator(".noUi-handle")
-    if handles.count() == 0:
+    sliders = slider_handles(page)
+    if not sliders:
         failures.append("explorable has no slider handles")
-    for i in range(handles.count()):
-        h = handles.nth(i)
-        label, said = h.get_attribute("aria-label"), h.get_attribute("aria-valuetext")
+    for i, _, label, said in sliders:
         if not label or not said:
             failures.append(f"slider {i} has no name or value text ({label=}, {said=})")
     return failures

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import nudge_static_slider
+from browser_support import nudge_static_slider, slider_handles
 from test_book_a11y import (
     check_every_control_is_reached_by_tab_and_shows_its_focus,
     check_every_explorable_downloads_its_plotted_data_as_csv,
@@ -58,12 +58,10 @@ def check_moving_each_slider_changes_its_data_and_description(page) -> tuple[lis
     plotted data (test_book_browser's check) and its figure's description, and its handle then
     says the new setting (test_book_a11y's). Returns the two checks' failures."""
     data, described = [], []
-    handles = page.locator(".noUi-handle")
-    if handles.count() == 0:
+    sliders = slider_handles(page)
+    if not sliders:
         data.append("explorable has no slider handles")
-    for i in range(handles.count()):
-        h = handles.nth(i)
-        label, said = h.get_attribute("aria-label"), h.get_attribute("aria-valuetext")
+    for i, h, label, said in sliders:
         data_changed, description_changed = nudge_static_slider(page, h, SLIDER_STATE_JS)
         if not data_changed:
             data.append(f"slider {i} ({label}) moved but the plotted data did not change")

@@ -10,6 +10,7 @@ same engine with one member. Times in microseconds.
 from __future__ import annotations
 
 import math
+import mmap
 import numbers
 import sys
 from dataclasses import dataclass
@@ -85,8 +86,6 @@ def _lazy_zeros(n: int, dtype) -> np.ndarray:
     pages on large arrays, so the first operation queued on a unit's ring would zero 2 MiB around
     it, and every ring of a drive of thousands of units is touched: measured on 24 PM9A3 members
     (6,144 units), page zeroing in ``_enqueue`` took 29% of a run's samples (perf, 2026-11-29)."""
-    import mmap
-
     nbytes = max(1, n) * np.dtype(dtype).itemsize
     private = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # not shared across a fork
     return np.frombuffer(private, dtype=dtype, count=n)
